@@ -1,0 +1,83 @@
+//! Diagnostics: what a stage could not read or had to guess, with the file and line it concerns.
+//!
+//! A diagnostic never stops the build; the build summary prints them and `--strict` turns them
+//! into a failing exit code.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// The input was read, but something in it was guessed or left out.
+    Warning,
+    /// The input (a skill, a source) could not be used at all.
+    Error,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Diagnostic {
+    pub level: Level,
+    /// The file the diagnostic is about, as the user would type it (relative to the catalog root
+    /// where possible).
+    pub file: PathBuf,
+    /// 1-based line, where one is known.
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+impl Diagnostic {
+    pub fn error(
+        file: impl Into<PathBuf>,
+        line: Option<usize>,
+        message: impl Into<String>,
+    ) -> Self {
+        Self {
+            level: Level::Error,
+            file: file.into(),
+            line,
+            message: message.into(),
+        }
+    }
+
+    pub fn warning(
+        file: impl Into<PathBuf>,
+        line: Option<usize>,
+        message: impl Into<String>,
+    ) -> Self {
+        Self {
+            level: Level::Warning,
+            file: file.into(),
+            line,
+            message: message.into(),
+        }
+    }
+
+    /// The same diagnostic with its path shown relative to `base` (when it lies below it).
+    pub fn relative_to(mut self, base: &Path) -> Self {
+        if let Ok(rel) = self.file.strip_prefix(base) {
+            self.file = rel.to_path_buf();
+        }
+        self
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let level = match self.level {
+            Level::Warning => "warning",
+            Level::Error => "error",
+        };
+        match self.line {
+            Some(line) => write!(
+                f,
+                "{}:{}: {}: {}",
+                self.file.display(),
+                line,
+                level,
+                self.message
+            ),
+            None => write!(f, "{}: {}: {}", self.file.display(), level, self.message),
+        }
+    }
+}

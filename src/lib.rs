@@ -1,0 +1,17 @@
+//! catalog: a static website generator for catalogs of agent skills.
+//!
+//! The pipeline, one module per stage (see ARCHITECTURE.md):
+//! [`config`] -> [`discover`] -> [`parse`] -> [`analyze`] -> [`relate`] -> [`render`] -> [`write`],
+//! orchestrated by [`ops`].
+
+pub mod agents;
+pub mod analyze;
+pub mod config;
+pub mod diag;
+pub mod discover;
+pub mod error;
+pub mod model;
+pub mod ops;
+pub mod parse;
+pub mod render;
+pub mod write;

@@ -1,0 +1,115 @@
+//! The `catalog` command line: parses arguments, then calls one function of `catalog::ops`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{Args, Parser, Subcommand};
+
+use catalog::diag::Level;
+use catalog::ops;
+
+#[derive(Parser)]
+#[command(name = "catalog", version, about = "Build a static website for a catalog of agent skills", long_about = None)]
+#[command(propagate_version = true, arg_required_else_help = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+    /// Print only errors.
+    #[arg(short, long, global = true, conflicts_with = "verbose")]
+    quiet: bool,
+    /// Print every diagnostic and each stage's timing.
+    #[arg(short, long, global = true)]
+    verbose: bool,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Scan the sources listed in catalog.toml and write the site.
+    ///
+    /// Reads ROOT/catalog.toml, reads every skill folder of its sources, and writes the site to
+    /// ROOT/public (or --out). The previous site stays in place until the new one is complete.
+    /// Skills that cannot be read are reported and left out; the rest of the catalog still builds.
+    Build(BuildArgs),
+}
+
+#[derive(Args)]
+struct BuildArgs {
+    /// The folder holding catalog.toml.
+    #[arg(long, default_value = ".", value_name = "DIR")]
+    root: PathBuf,
+    /// Where to write the site [default: ROOT/public].
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// The address the site is served from, e.g. https://you.github.io/skills/ (overrides catalog.toml).
+    #[arg(long, value_name = "URL")]
+    base_url: Option<String>,
+    /// Exit with an error when there is any diagnostic.
+    #[arg(long)]
+    strict: bool,
+    /// Write HTML as rendered, without minifying it.
+    #[arg(long)]
+    no_minify: bool,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(&cli) {
+        Ok(code) => code,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
+    match &cli.command {
+        Command::Build(args) => {
+            let options = ops::BuildOptions {
+                root: args.root.clone(),
+                out: args.out.clone(),
+                base_url: args.base_url.clone(),
+                minify: !args.no_minify,
+            };
+            let report = ops::build(&options)
+                .with_context(|| format!("building the catalog in {}", args.root.display()))?;
+            let errors = report
+                .diagnostics
+                .iter()
+                .filter(|d| d.level == Level::Error)
+                .count();
+            let warnings = report.diagnostics.len() - errors;
+            if !cli.quiet {
+                for diag in &report.diagnostics {
+                    if cli.verbose || diag.level == Level::Error || report.diagnostics.len() <= 20 {
+                        eprintln!("{diag}");
+                    }
+                }
+                if !cli.verbose && report.diagnostics.len() > 20 {
+                    eprintln!(
+                        "... {} diagnostics in all; -v lists every one, and the site's report/ page has them too",
+                        report.diagnostics.len()
+                    );
+                }
+                eprintln!(
+                    "built {} skills from {} repositories: {} pages, {} files ({:.1} MB) in {} in {:.2}s; {} errors, {} warnings",
+                    report.skills,
+                    report.repos,
+                    report.pages,
+                    report.files,
+                    report.bytes as f64 / 1e6,
+                    report.out.display(),
+                    report.elapsed.as_secs_f64(),
+                    errors,
+                    warnings
+                );
+            }
+            if args.strict && !report.diagnostics.is_empty() {
+                eprintln!("error: --strict: {} diagnostics", report.diagnostics.len());
+                return Ok(ExitCode::from(1));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}

@@ -1,0 +1,485 @@
+//! Frontmatter: the YAML between the opening and closing `---` lines of SKILL.md.
+//!
+//! Parsing is strict first; when that fails, the Agent Skills spec's lenient fallback quotes
+//! top-level values that hold an unquoted `: ` and tries again. What still does not parse is a
+//! diagnostic that names the line in SKILL.md.
+
+use std::collections::BTreeMap;
+
+use gray_matter::Pod;
+use gray_matter::engine::{Engine, YAML};
+use serde_json::Value;
+
+/// Frontmatter larger than this is refused: real ones are a few hundred bytes.
+pub const MAX_FRONTMATTER_BYTES: usize = 64 * 1024;
+/// Deeper flow nesting than this is refused before the YAML parser (which recurses) sees it.
+const MAX_NESTING: usize = 64;
+/// More aliases than this is refused: expanding them is how YAML "billion laughs" bombs work.
+const MAX_ALIASES: usize = 64;
+
+/// The spec's fields, typed; every other key kept in `extra`.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct Frontmatter {
+    pub name: Option<String>,
+    pub description: Option<String>,
+    pub license: Option<String>,
+    pub compatibility: Option<String>,
+    pub allowed_tools: Option<AllowedTools>,
+    /// `metadata:` as written (the spec asks for a map of strings; real files nest lists too).
+    pub metadata: BTreeMap<String, Value>,
+    /// Top-level keys outside the spec (slug, category, tags, github_stars...).
+    pub extra: BTreeMap<String, Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct AllowedTools {
+    /// One entry per tool pattern, e.g. `Bash(git log:*)`, `Read`.
+    pub tools: Vec<String>,
+    /// The spec wants a space-separated string; some files write a YAML list.
+    pub written_as_list: bool,
+}
+
+/// Where the frontmatter and body lie within SKILL.md.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Split<'a> {
+    /// The YAML text, without its `---` lines; `None` when the file has no frontmatter.
+    pub yaml: Option<&'a str>,
+    /// 1-based line of the first YAML line.
+    pub yaml_line: usize,
+    pub body: &'a str,
+    /// 1-based line where the body starts.
+    pub body_line: usize,
+}
+
+/// Splits a SKILL.md (already decoded, BOM removed) into frontmatter and body.
+pub fn split(text: &str) -> Split<'_> {
+    let no_frontmatter = Split {
+        yaml: None,
+        yaml_line: 1,
+        body: text,
+        body_line: 1,
+    };
+    let Some(first_end) = text.find('\n') else {
+        return no_frontmatter;
+    };
+    if text[..first_end].trim_end() != "---" {
+        return no_frontmatter;
+    }
+    let yaml_start = first_end + 1;
+    let mut offset = yaml_start;
+    let mut line = 2;
+    while offset <= text.len() {
+        let end = text[offset..]
+            .find('\n')
+            .map(|i| offset + i)
+            .unwrap_or(text.len());
+        if text[offset..end].trim_end() == "---" {
+            let body_start = (end + 1).min(text.len());
+            return Split {
+                yaml: Some(&text[yaml_start..offset]),
+                yaml_line: 2,
+                body: &text[body_start..],
+                body_line: line + 1,
+            };
+        }
+        if end == text.len() {
+            break;
+        }
+        offset = end + 1;
+        line += 1;
+    }
+    // An opening `---` with no closing one: not frontmatter, the whole file is body.
+    no_frontmatter
+}
+
+/// Why a frontmatter could not be read: a message and the line within SKILL.md.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FrontmatterError {
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+/// A successful read, and the notes it produced (lenient fallback used, odd field types).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadFrontmatter {
+    pub frontmatter: Frontmatter,
+    /// (line within SKILL.md, message)
+    pub notes: Vec<(Option<usize>, String)>,
+}
+
+/// Reads the YAML of a split document. `yaml_line` is the SKILL.md line the YAML starts on.
+pub fn read(yaml: &str, yaml_line: usize) -> Result<ReadFrontmatter, FrontmatterError> {
+    guard(yaml, yaml_line)?;
+    let mut notes = Vec::new();
+    let pod = match YAML::parse(yaml) {
+        Ok(pod) => pod,
+        Err(strict_err) => {
+            let (lenient, quoted_lines) = quote_unquoted_colons(yaml);
+            match (quoted_lines.is_empty(), YAML::parse(&lenient)) {
+                (false, Ok(pod)) => {
+                    for line in quoted_lines {
+                        notes.push((
+                            Some(yaml_line + line),
+                            "value holds an unquoted \": \"; read leniently, quote it to be valid YAML".to_string(),
+                        ));
+                    }
+                    pod
+                }
+                _ => return Err(yaml_error(&strict_err.to_string(), yaml_line)),
+            }
+        }
+    };
+    let map = match pod_to_json(pod) {
+        Value::Object(map) => map,
+        Value::Null => Default::default(),
+        other => {
+            return Err(FrontmatterError {
+                line: Some(yaml_line),
+                message: format!(
+                    "frontmatter must be a map of keys, found {}",
+                    json_kind(&other)
+                ),
+            });
+        }
+    };
+    let line_of = |key: &str| {
+        yaml.lines()
+            .position(|l| {
+                l.strip_prefix(key)
+                    .is_some_and(|rest| rest.trim_start().starts_with(':'))
+            })
+            .map(|i| yaml_line + i)
+    };
+    let mut fm = Frontmatter::default();
+    for (key, value) in map {
+        match key.as_str() {
+            "name" | "description" | "license" | "compatibility" => {
+                let text = match value {
+                    Value::String(s) => Some(s),
+                    Value::Number(n) => Some(n.to_string()),
+                    Value::Bool(b) => Some(b.to_string()),
+                    Value::Null => None,
+                    other => {
+                        notes.push((
+                            line_of(&key),
+                            format!(
+                                "`{key}` should be a string, found {}; ignored",
+                                json_kind(&other)
+                            ),
+                        ));
+                        None
+                    }
+                };
+                let text = text.map(|s| s.trim().to_string()).filter(|s| !s.is_empty());
+                match key.as_str() {
+                    "name" => fm.name = text,
+                    "description" => fm.description = text,
+                    "license" => fm.license = text,
+                    _ => fm.compatibility = text,
+                }
+            }
+            "allowed-tools" | "allowed_tools" => {
+                fm.allowed_tools = match value {
+                    Value::String(s) => Some(AllowedTools {
+                        tools: split_tools(&s),
+                        written_as_list: false,
+                    }),
+                    Value::Array(items) => Some(AllowedTools {
+                        tools: items
+                            .iter()
+                            .filter_map(|v| v.as_str().map(|s| s.trim().to_string()))
+                            .filter(|s| !s.is_empty())
+                            .collect(),
+                        written_as_list: true,
+                    }),
+                    Value::Null => None,
+                    other => {
+                        notes.push((
+                            line_of(&key),
+                            format!(
+                                "`allowed-tools` should be a string, found {}; ignored",
+                                json_kind(&other)
+                            ),
+                        ));
+                        None
+                    }
+                };
+            }
+            "metadata" => match value {
+                Value::Object(m) => fm.metadata = m.into_iter().collect(),
+                Value::Null => {}
+                other => notes.push((
+                    line_of(&key),
+                    format!(
+                        "`metadata` should be a map, found {}; ignored",
+                        json_kind(&other)
+                    ),
+                )),
+            },
+            _ => {
+                fm.extra.insert(key, value);
+            }
+        }
+    }
+    Ok(ReadFrontmatter {
+        frontmatter: fm,
+        notes,
+    })
+}
+
+/// Splits an allowed-tools string on spaces and commas outside parentheses:
+/// `Bash(git log:*) Read, Write` -> [`Bash(git log:*)`, `Read`, `Write`].
+pub fn split_tools(text: &str) -> Vec<String> {
+    let mut tools = Vec::new();
+    let mut current = String::new();
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if depth == 0 && (c.is_whitespace() || c == ',') {
+            if !current.is_empty() {
+                tools.push(std::mem::take(&mut current));
+            }
+        } else {
+            current.push(c);
+        }
+    }
+    if !current.is_empty() {
+        tools.push(current);
+    }
+    tools
+}
+
+/// Refuses inputs that would make the YAML parser blow up before it is called.
+fn guard(yaml: &str, yaml_line: usize) -> Result<(), FrontmatterError> {
+    if yaml.len() > MAX_FRONTMATTER_BYTES {
+        return Err(FrontmatterError {
+            line: Some(yaml_line),
+            message: format!(
+                "frontmatter is {} bytes, over the limit of {MAX_FRONTMATTER_BYTES}",
+                yaml.len()
+            ),
+        });
+    }
+    let mut depth = 0usize;
+    let mut aliases = 0usize;
+    let mut prev = ' ';
+    for (index, c) in yaml.char_indices() {
+        match c {
+            '[' | '{' => depth += 1,
+            ']' | '}' => depth = depth.saturating_sub(1),
+            '*' if prev.is_whitespace() || "[{,:".contains(prev) => aliases += 1,
+            _ => {}
+        }
+        let line = || Some(yaml_line + yaml[..index].matches('\n').count());
+        if depth > MAX_NESTING {
+            return Err(FrontmatterError {
+                line: line(),
+                message: format!("frontmatter nests deeper than {MAX_NESTING} levels"),
+            });
+        }
+        if aliases > MAX_ALIASES {
+            return Err(FrontmatterError {
+                line: line(),
+                message: format!("frontmatter uses more than {MAX_ALIASES} YAML aliases"),
+            });
+        }
+        prev = c;
+    }
+    let deepest_indent = yaml
+        .lines()
+        .map(|l| l.len() - l.trim_start().len())
+        .max()
+        .unwrap_or(0);
+    if deepest_indent > MAX_NESTING * 4 {
+        return Err(FrontmatterError {
+            line: Some(yaml_line),
+            message: format!("frontmatter nests deeper than {MAX_NESTING} levels"),
+        });
+    }
+    Ok(())
+}
+
+/// The spec's lenient fallback: a top-level `key: value` whose value holds `: ` and is not
+/// quoted gets its value wrapped in double quotes. Returns the new text and the 0-based lines
+/// changed.
+fn quote_unquoted_colons(yaml: &str) -> (String, Vec<usize>) {
+    let mut out = String::with_capacity(yaml.len() + 16);
+    let mut changed = Vec::new();
+    for (index, line) in yaml.lines().enumerate() {
+        let fixed = (|| {
+            if line.starts_with([' ', '\t', '#', '-']) {
+                return None;
+            }
+            let (key, value) = line.split_once(':')?;
+            let value = value.trim();
+            let plain = !value.is_empty()
+                && !value.starts_with(['"', '\'', '[', '{', '|', '>', '&', '*', '!']);
+            (plain && value.contains(": ") && !key.contains(' ')).then(|| {
+                format!(
+                    "{key}: \"{}\"",
+                    value.replace('\\', "\\\\").replace('"', "\\\"")
+                )
+            })
+        })();
+        match fixed {
+            Some(fixed) => {
+                out.push_str(&fixed);
+                changed.push(index);
+            }
+            None => out.push_str(line),
+        }
+        out.push('\n');
+    }
+    (out, changed)
+}
+
+/// Turns the YAML parser's message (`... at byte B line L column C`) into a SKILL.md line.
+fn yaml_error(message: &str, yaml_line: usize) -> FrontmatterError {
+    static LINE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(.*?)(?::\s*)?\s+at byte \d+ line (\d+) column (\d+)").unwrap()
+    });
+    if let Some(caps) = LINE.captures(message) {
+        let yaml_rel: usize = caps[2].parse().unwrap_or(1);
+        let column = &caps[3];
+        let what = caps[1].trim();
+        let what = what
+            .strip_prefix("Deserialize error:")
+            .or_else(|| what.strip_prefix("deserialize error:"))
+            .unwrap_or(what)
+            .trim();
+        return FrontmatterError {
+            line: Some(yaml_line + yaml_rel.saturating_sub(1)),
+            message: format!("frontmatter is not valid YAML: {what} (column {column})"),
+        };
+    }
+    FrontmatterError {
+        line: Some(yaml_line),
+        message: format!("frontmatter is not valid YAML: {message}"),
+    }
+}
+
+fn pod_to_json(pod: Pod) -> Value {
+    match pod {
+        Pod::Null => Value::Null,
+        Pod::String(s) => Value::String(s),
+        Pod::Integer(i) => Value::from(i),
+        Pod::Float(f) => serde_json::Number::from_f64(f)
+            .map(Value::Number)
+            .unwrap_or(Value::Null),
+        Pod::Boolean(b) => Value::Bool(b),
+        Pod::Array(items) => Value::Array(items.into_iter().map(pod_to_json).collect()),
+        Pod::Hash(map) => {
+            // Sorted, so that output never depends on hash order.
+            let sorted: BTreeMap<String, Pod> = map.into_iter().collect();
+            Value::Object(
+                sorted
+                    .into_iter()
+                    .map(|(k, v)| (k, pod_to_json(v)))
+                    .collect(),
+            )
+        }
+    }
+}
+
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "nothing",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "a map",
+    }
+}
+
+/// A metadata or extra value as display text: strings as they are, lists joined by ", ".
+pub fn value_text(value: &Value) -> Option<String> {
+    match value {
+        Value::String(s) => Some(s.clone()),
+        Value::Number(n) => Some(n.to_string()),
+        Value::Bool(b) => Some(b.to_string()),
+        Value::Array(items) => {
+            let parts: Vec<String> = items.iter().filter_map(value_text).collect();
+            (!parts.is_empty()).then(|| parts.join(", "))
+        }
+        Value::Null | Value::Object(_) => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_frontmatter_and_counts_body_lines() {
+        let text = "---\nname: a\ndescription: b\n---\n# Title\n";
+        let split = split(text);
+        assert_eq!(split.yaml, Some("name: a\ndescription: b\n"));
+        assert_eq!(split.body, "# Title\n");
+        assert_eq!(split.body_line, 5);
+        assert_eq!(super::split("# no frontmatter").yaml, None);
+        assert_eq!(super::split("---\nname: a\nno close").yaml, None);
+    }
+
+    #[test]
+    fn reads_spec_fields_and_keeps_unknown_keys() {
+        let yaml = "name: pdf\ndescription: Reads PDFs.\nlicense: MIT\nallowed-tools: Bash(git log:*) Read\nmetadata:\n  tags: [a, b]\nslug: x\n";
+        let read = read(yaml, 2).unwrap();
+        let fm = read.frontmatter;
+        assert_eq!(fm.name.as_deref(), Some("pdf"));
+        assert_eq!(fm.license.as_deref(), Some("MIT"));
+        assert_eq!(fm.allowed_tools.unwrap().tools, ["Bash(git log:*)", "Read"]);
+        assert_eq!(value_text(&fm.metadata["tags"]).as_deref(), Some("a, b"));
+        assert_eq!(fm.extra["slug"], Value::String("x".into()));
+        assert!(read.notes.is_empty());
+    }
+
+    #[test]
+    fn lenient_fallback_quotes_unquoted_colons() {
+        let yaml = "name: sql\ndescription: Reviews SQL: finds injection risks\n";
+        let read = read(yaml, 2).unwrap();
+        assert_eq!(
+            read.frontmatter.description.as_deref(),
+            Some("Reviews SQL: finds injection risks")
+        );
+        assert_eq!(read.notes.len(), 1);
+        assert_eq!(read.notes[0].0, Some(3));
+    }
+
+    #[test]
+    fn broken_yaml_names_the_skill_md_line() {
+        let yaml = "name: broken\ndescription: [unclosed, \"oops\n  bad: x: y\n";
+        let err = read(yaml, 2).unwrap_err();
+        assert!(
+            err.message.starts_with("frontmatter is not valid YAML"),
+            "{}",
+            err.message
+        );
+        let line = err.line.unwrap();
+        assert!((3..=5).contains(&line), "line {line}");
+    }
+
+    #[test]
+    fn refuses_alias_bombs_and_deep_nesting() {
+        let mut bomb = String::from("a: &a [x, x]\n");
+        for i in 0..70 {
+            bomb.push_str(&format!("b{i}: [*a, *a]\n"));
+        }
+        assert!(read(&bomb, 2).unwrap_err().message.contains("aliases"));
+        let deep = format!("a: {}{}\n", "[".repeat(100), "]".repeat(100));
+        assert!(read(&deep, 2).unwrap_err().message.contains("nests deeper"));
+    }
+
+    #[test]
+    fn splits_tool_lists_outside_parentheses() {
+        assert_eq!(
+            split_tools("Bash(git log:*) Read, Write"),
+            ["Bash(git log:*)", "Read", "Write"]
+        );
+        assert!(split_tools("  ").is_empty());
+    }
+}

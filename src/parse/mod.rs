@@ -1,0 +1,161 @@
+//! Parse: the bytes of a SKILL.md -> a [`ParsedSkill`] (typed frontmatter, body, outline).
+//!
+//! Pure: takes bytes, returns data or a diagnostic; never touches the file system.
+
+pub mod frontmatter;
+pub mod markdown;
+
+use std::path::Path;
+
+use crate::diag::Diagnostic;
+pub use frontmatter::Frontmatter;
+pub use markdown::Outline;
+
+/// SKILL.md files larger than this are not parsed: the largest real ones are ~100 KB.
+pub const MAX_SKILL_MD_BYTES: usize = 4 * 1024 * 1024;
+
+#[derive(Debug, Clone)]
+pub struct ParsedSkill {
+    pub frontmatter: Frontmatter,
+    /// The whole file as text (BOM removed, line endings as written).
+    pub text: String,
+    /// Byte offset of the body within `text`.
+    pub body_start: usize,
+    /// 1-based line of SKILL.md where the body starts.
+    pub body_line: usize,
+    pub outline: Outline,
+    /// Warnings: the skill was read, with guesses.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl ParsedSkill {
+    pub fn body(&self) -> &str {
+        &self.text[self.body_start..]
+    }
+}
+
+/// Parses a SKILL.md. `path` only names the file in diagnostics.
+pub fn parse_skill(path: &Path, bytes: &[u8]) -> Result<ParsedSkill, Diagnostic> {
+    if bytes.len() > MAX_SKILL_MD_BYTES {
+        return Err(Diagnostic::error(
+            path,
+            None,
+            format!(
+                "is {} bytes, over the limit of {MAX_SKILL_MD_BYTES}; the skill is left out",
+                bytes.len()
+            ),
+        ));
+    }
+    let mut diagnostics = Vec::new();
+    let (text, lossy) = decode(bytes);
+    if lossy {
+        diagnostics.push(Diagnostic::warning(
+            path,
+            None,
+            "is not valid UTF-8; invalid bytes were replaced",
+        ));
+    }
+    let split = frontmatter::split(&text);
+    let Some(yaml) = split.yaml else {
+        return Err(Diagnostic::error(
+            path,
+            Some(1),
+            "has no frontmatter (a `---` line, YAML, then `---`); the skill is left out",
+        ));
+    };
+    let read = frontmatter::read(yaml, split.yaml_line).map_err(|err| {
+        Diagnostic::error(
+            path,
+            err.line,
+            format!("{}; the skill is left out", err.message),
+        )
+    })?;
+    diagnostics.extend(
+        read.notes
+            .into_iter()
+            .map(|(line, message)| Diagnostic::warning(path, line, message)),
+    );
+    let body_start = text.len() - split.body.len();
+    let body_line = split.body_line;
+    let outline = markdown::outline(&text[body_start..], body_line);
+    Ok(ParsedSkill {
+        frontmatter: read.frontmatter,
+        text,
+        body_start,
+        body_line,
+        outline,
+        diagnostics,
+    })
+}
+
+/// Decodes UTF-8 (with or without BOM) and UTF-16 with a BOM; anything else is read lossily.
+/// Returns the text and whether bytes had to be replaced.
+pub fn decode(bytes: &[u8]) -> (String, bool) {
+    let utf16 = |le: bool| {
+        let units = bytes[2..].chunks_exact(2).map(|p| {
+            if le {
+                u16::from_le_bytes([p[0], p[1]])
+            } else {
+                u16::from_be_bytes([p[0], p[1]])
+            }
+        });
+        let mut lossy = bytes.len() % 2 != 0;
+        let text = char::decode_utf16(units)
+            .map(|r| {
+                r.unwrap_or_else(|_| {
+                    lossy = true;
+                    char::REPLACEMENT_CHARACTER
+                })
+            })
+            .collect::<String>();
+        (text, lossy)
+    };
+    match bytes {
+        [0xEF, 0xBB, 0xBF, rest @ ..] => lossy_utf8(rest),
+        [0xFF, 0xFE, ..] => utf16(true),
+        [0xFE, 0xFF, ..] => utf16(false),
+        _ => lossy_utf8(bytes),
+    }
+}
+
+fn lossy_utf8(bytes: &[u8]) -> (String, bool) {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => (text.to_string(), false),
+        Err(_) => (String::from_utf8_lossy(bytes).into_owned(), true),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_boms_and_utf16() {
+        assert_eq!(decode(b"\xEF\xBB\xBFhi"), ("hi".to_string(), false));
+        let utf16: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain("hé".encode_utf16().flat_map(|u| u.to_le_bytes()))
+            .collect();
+        assert_eq!(decode(&utf16), ("hé".to_string(), false));
+        assert!(decode(b"a\xFFb").1);
+    }
+
+    #[test]
+    fn a_skill_without_frontmatter_is_an_error_on_line_1() {
+        let err = parse_skill(Path::new("x/SKILL.md"), b"# Just markdown\n").unwrap_err();
+        assert_eq!(err.line, Some(1));
+        assert_eq!(err.to_string().split(':').next(), Some("x/SKILL.md"));
+    }
+
+    #[test]
+    fn parses_a_crlf_skill() {
+        let parsed = parse_skill(
+            Path::new("SKILL.md"),
+            b"---\r\nname: a\r\ndescription: b\r\n---\r\n# T\r\n\r\ntext\r\n",
+        )
+        .unwrap();
+        assert_eq!(parsed.frontmatter.name.as_deref(), Some("a"));
+        assert_eq!(parsed.body_line, 5);
+        assert_eq!(parsed.outline.headings[0].text, "T");
+    }
+}

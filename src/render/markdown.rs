@@ -1,0 +1,231 @@
+//! A skill's Markdown as safe HTML: raw HTML is shown as text, images become links, links with
+//! script-running schemes become plain text, relative links point at the file in its repository,
+//! and headings move down two levels so they sit under the page's own.
+
+use pulldown_cmark::{CowStr, Event, HeadingLevel, Parser, Tag, TagEnd};
+
+/// How relative links in the Markdown are resolved.
+pub struct LinkBase<'a> {
+    /// e.g. `https://github.com/owner/repo/blob/HEAD/skills/x/`
+    pub blob_dir: &'a str,
+}
+
+pub fn render(markdown: &str, links: &LinkBase) -> String {
+    let mut html = String::with_capacity(markdown.len() * 3 / 2);
+    let mut used_ids: Vec<String> = Vec::new();
+    let mut inert_links = 0usize;
+    let mut heading_text: Option<String> = None;
+    let mut pending: Vec<Event> = Vec::new();
+
+    let events = Parser::new_ext(markdown, crate::parse::markdown::options()).flat_map(|event| {
+        let out: Vec<Event> = match event {
+            Event::Html(raw) | Event::InlineHtml(raw) => vec![Event::Text(raw)],
+            Event::Start(Tag::Heading {
+                level,
+                id: _,
+                classes: _,
+                attrs: _,
+            }) => {
+                vec![Event::Start(Tag::Heading {
+                    level: shift(level),
+                    id: None,
+                    classes: vec![],
+                    attrs: vec![],
+                })]
+            }
+            Event::End(TagEnd::Heading(level)) => vec![Event::End(TagEnd::Heading(shift(level)))],
+            Event::Start(Tag::Image {
+                dest_url, title, ..
+            }) => match safe_url(&dest_url, links) {
+                Some(url) => vec![
+                    Event::Start(Tag::Link {
+                        link_type: pulldown_cmark::LinkType::Inline,
+                        dest_url: url.into(),
+                        title,
+                        id: CowStr::Borrowed(""),
+                    }),
+                    Event::Text(CowStr::Borrowed("Image: ")),
+                ],
+                None => {
+                    inert_links += 1;
+                    vec![Event::Text(CowStr::Borrowed("Image: "))]
+                }
+            },
+            Event::End(TagEnd::Image) => {
+                if inert_links > 0 {
+                    inert_links -= 1;
+                    vec![]
+                } else {
+                    vec![Event::End(TagEnd::Link)]
+                }
+            }
+            Event::Start(Tag::Link {
+                link_type,
+                dest_url,
+                title,
+                id,
+            }) => match safe_url(&dest_url, links) {
+                Some(url) => vec![Event::Start(Tag::Link {
+                    link_type,
+                    dest_url: url.into(),
+                    title,
+                    id,
+                })],
+                None => {
+                    inert_links += 1;
+                    vec![]
+                }
+            },
+            Event::End(TagEnd::Link) => {
+                if inert_links > 0 {
+                    inert_links -= 1;
+                    vec![]
+                } else {
+                    vec![Event::End(TagEnd::Link)]
+                }
+            }
+            other => vec![other],
+        };
+        out
+    });
+
+    // Headings get ids (for links to sections) from their text; the text is only known once
+    // the heading ends, so its events wait.
+    for event in events {
+        match &event {
+            Event::Start(Tag::Heading { .. }) => {
+                heading_text = Some(String::new());
+                pending.push(event);
+            }
+            Event::End(TagEnd::Heading(_)) => {
+                pending.push(event);
+                let text = heading_text.take().unwrap_or_default();
+                let id = unique_id(
+                    &format!("md-{}", crate::model::slugify(&text)),
+                    &mut used_ids,
+                );
+                if let Some(Event::Start(Tag::Heading { level, .. })) = pending.first_mut() {
+                    let level = *level;
+                    pending[0] = Event::Start(Tag::Heading {
+                        level,
+                        id: Some(id.into()),
+                        classes: vec![],
+                        attrs: vec![],
+                    });
+                }
+                pulldown_cmark::html::push_html(&mut html, pending.drain(..));
+            }
+            _ if heading_text.is_some() => {
+                if let Event::Text(t) | Event::Code(t) = &event {
+                    heading_text.as_mut().expect("in heading").push_str(t);
+                }
+                pending.push(event);
+            }
+            _ => pulldown_cmark::html::push_html(&mut html, std::iter::once(event)),
+        }
+    }
+    html
+}
+
+fn shift(level: HeadingLevel) -> HeadingLevel {
+    match level {
+        HeadingLevel::H1 => HeadingLevel::H3,
+        HeadingLevel::H2 => HeadingLevel::H4,
+        HeadingLevel::H3 => HeadingLevel::H5,
+        _ => HeadingLevel::H6,
+    }
+}
+
+fn unique_id(base: &str, used: &mut Vec<String>) -> String {
+    let mut id = base.to_string();
+    let mut n = 1;
+    while used.contains(&id) {
+        n += 1;
+        id = format!("{base}-{n}");
+    }
+    used.push(id.clone());
+    id
+}
+
+/// The URL to link to, or `None` when the link must not be followed: schemes that run script
+/// (`javascript:`, `vbscript:`, `data:`, however spelled) and anything not http(s), mailto or
+/// relative. Relative paths resolve against the skill's folder in its repository.
+pub fn safe_url(url: &str, links: &LinkBase) -> Option<String> {
+    // Browsers ignore control characters and whitespace inside a scheme; so must we.
+    let compact: String = url
+        .chars()
+        .filter(|c| !c.is_whitespace() && !c.is_control())
+        .collect();
+    let lower = compact.to_ascii_lowercase();
+    if let Some(colon) = lower.find(':') {
+        let scheme = &lower[..colon];
+        let is_scheme = !scheme.is_empty() && !scheme.contains(['/', '?', '#']);
+        if is_scheme {
+            return matches!(scheme, "http" | "https" | "mailto").then(|| url.trim().to_string());
+        }
+    }
+    if lower.contains("&#") || lower.contains("&colon") {
+        // Entity-encoded schemes are not decoded by Markdown link parsing, but refuse them anyway.
+        return None;
+    }
+    let url = url.trim();
+    if let Some(anchor) = url.strip_prefix('#') {
+        return Some(format!("#md-{}", crate::model::slugify(anchor)));
+    }
+    if url.starts_with("//") {
+        return Some(format!("https:{url}"));
+    }
+    let relative = url.trim_start_matches("./");
+    if relative.starts_with('/') {
+        return None;
+    }
+    Some(format!("{}{}", links.blob_dir, relative))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BASE: LinkBase = LinkBase {
+        blob_dir: "https://github.com/o/r/blob/HEAD/s/",
+    };
+
+    #[test]
+    fn shows_raw_html_as_text_and_shifts_headings() {
+        let html = render(
+            "# Title\n\n<script>alert(1)</script>\n\nText <b onclick=x>b</b>\n",
+            &BASE,
+        );
+        assert!(html.contains("<h3 id=\"md-title\">Title</h3>"), "{html}");
+        assert!(!html.contains("<script"), "{html}");
+        assert!(!html.contains("<b "), "{html}");
+        assert!(html.contains("&lt;script&gt;"), "{html}");
+    }
+
+    #[test]
+    fn makes_dangerous_links_inert_and_images_links() {
+        let html = render(
+            "[a](javascript:alert(1)) [b](JaVaScRiPt:x) [c](data:text/html,x) [d]( vbscript:x) [e](java\tscript:x) ![img](pic.png)",
+            &BASE,
+        );
+        let hrefs: Vec<&str> = html.split("href=\"").skip(1).collect();
+        assert_eq!(hrefs.len(), 1, "{html}");
+        assert!(hrefs.iter().all(|h| h.starts_with("https://")), "{html}");
+        assert!(
+            html.contains("<a href=\"https://github.com/o/r/blob/HEAD/s/pic.png\">Image: img</a>"),
+            "{html}"
+        );
+        assert!(!html.contains("<img"), "{html}");
+    }
+
+    #[test]
+    fn keeps_web_links_and_anchors() {
+        let html = render(
+            "[x](https://example.com/a) [y](#When-To-Use) [z](scripts/run.sh)",
+            &BASE,
+        );
+        assert!(html.contains("href=\"https://example.com/a\""));
+        assert!(html.contains("href=\"#md-when-to-use\""));
+        assert!(html.contains("href=\"https://github.com/o/r/blob/HEAD/s/scripts/run.sh\""));
+    }
+}

@@ -1,0 +1,545 @@
+//! The skill page's context: every section of the page, from the skill's facts.
+
+use crate::agents::{AGENTS, InstallVars};
+use crate::analyze::license::LicenseOrigin;
+use crate::model::{Catalog, Repo, Skill};
+use crate::parse::frontmatter::value_text;
+
+use super::context::*;
+use super::markdown::{self, LinkBase};
+use super::urls::{about_words, compact_count, file_size, grouped, path_to_root};
+
+/// How many cards "More from <repo>" shows.
+const MORE_FROM_REPO: usize = 6;
+const NOT_KNOWN: &str = "Not known";
+
+pub fn skill_ctx(catalog: &Catalog, index: usize) -> SkillCtx {
+    let skill = &catalog.skills[index];
+    let repo = &catalog.repos[skill.repo];
+    let analysis = &skill.analysis;
+    let digest = &analysis.digest;
+    let caps = &analysis.capabilities;
+    let cost = &analysis.cost;
+    let title = digest.title.clone();
+    let page_dir = skill.url_path(repo);
+    let root = path_to_root(&page_dir);
+    let folder = skill.dir.rel_dir.clone();
+    let folder_name = skill.folder_name(repo).to_string();
+    let repo_web = repo.web_url();
+    let folder_web = if folder.is_empty() {
+        repo_web.clone()
+    } else {
+        format!("{repo_web}/tree/HEAD/{folder}")
+    };
+    let blob_dir = if folder.is_empty() {
+        format!("{repo_web}/blob/HEAD/")
+    } else {
+        format!("{repo_web}/blob/HEAD/{folder}/")
+    };
+    let tokens = format!("~{}", compact_count(cost.tokens));
+    let words = about_words(cost.words);
+    let license = &analysis.license;
+
+    let install = AGENTS.install_for(&InstallVars {
+        repo: &repo.id.full(),
+        skill: &skill.name,
+        folder: &folder_name,
+        path: &folder,
+        clone_url: &format!("{repo_web}.git"),
+        tree_url: &folder_web,
+    });
+
+    let known = |value: String| Fact {
+        label: "",
+        value,
+        known: true,
+    };
+    let unknown = || Fact {
+        label: "",
+        value: NOT_KNOWN.to_string(),
+        known: false,
+    };
+    let facts = vec![
+        Fact {
+            label: "Skill name",
+            ..known(skill.name.clone())
+        },
+        Fact {
+            label: "GitHub stars",
+            ..unknown()
+        },
+        Fact {
+            label: "Token cost",
+            ..known(format!("{tokens} tokens"))
+        },
+        Fact {
+            label: "SKILL.md length",
+            ..known(format!("{words} words"))
+        },
+        Fact {
+            label: "Files",
+            ..known(skill.dir.files.len().to_string())
+        },
+        Fact {
+            label: "Skills in repo",
+            ..known(repo.skill_folders.to_string())
+        },
+        Fact {
+            label: "Repo updated",
+            ..unknown()
+        },
+        Fact {
+            label: "First seen",
+            ..unknown()
+        },
+        Fact {
+            label: "Licence",
+            ..(if license.origin == LicenseOrigin::None {
+                unknown()
+            } else {
+                known(license.label.clone())
+            })
+        },
+    ];
+
+    let mut glance = Vec::new();
+    if !digest.steps.is_empty() {
+        glance.push(format!(
+            "Works in {} steps: {}",
+            digest.steps.len(),
+            digest.steps.join(" → ")
+        ));
+    }
+    if let Some(first) = digest.when_to_use.first() {
+        glance.push(first.clone());
+    }
+    if !digest.sections.is_empty() {
+        glance.push(format!(
+            "SKILL.md covers {}",
+            list_with_more(&digest.sections, 4, "section")
+        ));
+    }
+    if !caps.commands.is_empty() {
+        glance.push(format!(
+            "Calls {}",
+            list_with_more(&caps.commands, 5, "command")
+        ));
+    }
+
+    let mut intro = Vec::new();
+    if !skill.description.is_empty() {
+        intro.push(skill.description.clone());
+    }
+    intro.extend(
+        digest
+            .intro
+            .iter()
+            .filter(|p| **p != skill.description)
+            .cloned(),
+    );
+
+    let read_at = "as found in its source folder".to_string();
+    let holder = license
+        .holder
+        .clone()
+        .unwrap_or_else(|| repo.id.owner.clone());
+    let attribution = match license.spdx.as_deref() {
+        Some(id) => format!("© {holder}, {id}"),
+        None => format!("© {holder}"),
+    };
+    let other_files = skill.dir.files.len().saturating_sub(1);
+    let source_href = format!("{blob_dir}{}", skill.dir.skill_file);
+    let skill_md = SkillMd {
+        republished: license.redistributable,
+        withheld_reason: withheld_reason(license),
+        html: if license.redistributable {
+            markdown::render(
+                skill.parsed.body(),
+                &LinkBase {
+                    blob_dir: &blob_dir,
+                },
+            )
+        } else {
+            String::new()
+        },
+        frontmatter: frontmatter_rows(skill),
+        raw_href: "SKILL.md".to_string(),
+        source_href,
+        save_as: format!(".claude/skills/{folder_name}/SKILL.md"),
+        other_files,
+        attribution,
+    };
+
+    let files = skill
+        .dir
+        .files
+        .iter()
+        .map(|f| FileRow {
+            path: f.path.clone(),
+            size: file_size(f.size),
+            href: format!("{blob_dir}{}", f.path),
+        })
+        .collect();
+
+    let more_from_repo: Vec<Card> = repo
+        .skills
+        .iter()
+        .filter(|&&other| other != index)
+        .take(MORE_FROM_REPO)
+        .map(|&other| card(catalog, other, &root))
+        .collect();
+
+    let compare = vec![CompareRow {
+        title: title.clone(),
+        repo: repo.id.full(),
+        href: "./".to_string(),
+        is_self: true,
+        stars: "—".to_string(),
+        used_in: "—".to_string(),
+        tokens: tokens.clone(),
+        auto_check: "Not checked".to_string(),
+        license: license.label.clone(),
+        updated: "—".to_string(),
+    }];
+
+    let tags = string_list(skill, &["tags", "keywords", "topics"]);
+    let categories = string_list(skill, &["category", "categories"]);
+    let faq = faq(skill, repo, &title, &install, &intro, words, &tokens);
+    let faq_json_ld = faq_json_ld(&faq);
+
+    SkillCtx {
+        name: skill.name.clone(),
+        description: skill.description.clone(),
+        repo: repo.id.full(),
+        repo_href: format!("{root}{}", repo.url_path()),
+        repo_web: repo_web.clone(),
+        folder: folder.clone(),
+        folder_web,
+        install,
+        facts,
+        glance,
+        intro,
+        when_to_use: digest.when_to_use.clone(),
+        example_prompts: digest.example_prompts.clone(),
+        requirements: digest.requirements.clone(),
+        steps: digest.steps.clone(),
+        steps_source: digest.steps_source.unwrap_or("").to_string(),
+        read_at: read_at.clone(),
+        capabilities: Capabilities {
+            allowed_tools: caps.allowed_tools.clone(),
+            has_allowed_tools: caps.has_allowed_tools,
+            commands: caps.commands.clone(),
+            urls: caps.urls.clone(),
+            credential_names: caps.credential_names.clone(),
+        },
+        tokens: compact_count(cost.tokens),
+        idle_tokens: compact_count(cost.idle_tokens),
+        words,
+        skill_md,
+        files,
+        compare,
+        similar: Vec::new(),
+        more_from_repo,
+        repo_skill_count: repo.skills.len(),
+        tags,
+        works_with: Vec::new(),
+        categories,
+        faq,
+        faq_json_ld,
+        license_label: license.label.clone(),
+        source_line: format!(
+            "Source: {} on GitHub. Facts on this page come from the repository {read_at}; the author's words are quoted as theirs.",
+            repo.id.full()
+        ),
+        title,
+    }
+}
+
+/// A skill as a card on another page whose root is `root`.
+pub fn card(catalog: &Catalog, index: usize, root: &str) -> Card {
+    let skill = &catalog.skills[index];
+    let repo = &catalog.repos[skill.repo];
+    Card {
+        title: skill.analysis.digest.title.clone(),
+        repo: repo.id.full(),
+        description: skill.description.clone(),
+        href: format!("{root}{}", skill.url_path(repo)),
+        tokens: format!("~{}", compact_count(skill.analysis.cost.tokens)),
+        license: skill.analysis.license.label.clone(),
+    }
+}
+
+fn withheld_reason(license: &crate::analyze::License) -> String {
+    match license.origin {
+        _ if license.redistributable => String::new(),
+        LicenseOrigin::None => {
+            "No licence was found for this skill or its repository, so its files are not republished here. Read SKILL.md at its source.".to_string()
+        }
+        _ => format!(
+            "Its licence ({}) was not recognised as one that allows redistribution, so its files are not republished here. Read SKILL.md at its source.",
+            license.label
+        ),
+    }
+}
+
+/// `a, b, c and d, plus 2 more sections`
+fn list_with_more(items: &[String], shown: usize, noun: &str) -> String {
+    let head: Vec<&str> = items.iter().take(shown).map(String::as_str).collect();
+    let mut text = match head.as_slice() {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    };
+    let more = items.len().saturating_sub(shown);
+    if more > 0 {
+        text.push_str(&format!(
+            ", plus {more} more {noun}{}",
+            if more == 1 { "" } else { "s" }
+        ));
+    }
+    text
+}
+
+fn frontmatter_rows(skill: &Skill) -> Vec<KeyValue> {
+    let fm = &skill.parsed.frontmatter;
+    let mut rows = Vec::new();
+    let mut push = |k: &str, v: Option<String>| {
+        if let Some(v) = v {
+            rows.push(KeyValue {
+                key: k.to_string(),
+                value: v,
+            });
+        }
+    };
+    push("name", fm.name.clone());
+    push("description", fm.description.clone());
+    push("license", fm.license.clone());
+    push("compatibility", fm.compatibility.clone());
+    push(
+        "allowed-tools",
+        fm.allowed_tools.as_ref().map(|a| a.tools.join(" ")),
+    );
+    for (k, v) in &fm.metadata {
+        push(&format!("metadata.{k}"), value_text(v));
+    }
+    for (k, v) in &fm.extra {
+        push(k, value_text(v));
+    }
+    rows
+}
+
+/// Tags and categories from the frontmatter: lists, or comma-separated strings, under the
+/// given keys in `metadata` or at the top level.
+fn string_list(skill: &Skill, keys: &[&str]) -> Vec<String> {
+    let fm = &skill.parsed.frontmatter;
+    let mut out: Vec<String> = Vec::new();
+    for key in keys {
+        for value in [fm.metadata.get(*key), fm.extra.get(*key)]
+            .into_iter()
+            .flatten()
+        {
+            let items: Vec<String> = match value {
+                serde_json::Value::Array(items) => items.iter().filter_map(value_text).collect(),
+                other => value_text(other)
+                    .map(|s| s.split(',').map(str::to_string).collect())
+                    .unwrap_or_default(),
+            };
+            for item in items {
+                let item = item.trim().trim_start_matches('#').to_string();
+                if !item.is_empty() && !out.iter().any(|o| o.eq_ignore_ascii_case(&item)) {
+                    out.push(item);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn faq(
+    skill: &Skill,
+    repo: &Repo,
+    title: &str,
+    install: &[crate::agents::AgentInstall],
+    intro: &[String],
+    words: usize,
+    tokens: &str,
+) -> Vec<Qa> {
+    let a = &skill.analysis;
+    let mut faq = Vec::new();
+    if !intro.is_empty() {
+        faq.push(Qa {
+            question: format!("What does {title} do?"),
+            answer: intro.join(" "),
+        });
+    }
+    if !a.digest.when_to_use.is_empty() {
+        faq.push(Qa {
+            question: format!("When should I use {title}?"),
+            answer: format!(
+                "{title} fits situations like: {}.",
+                a.digest.when_to_use.join("; ")
+            ),
+        });
+    }
+    let folder = skill.folder_name(repo);
+    let path = if skill.dir.rel_dir.is_empty() {
+        "the repository root".to_string()
+    } else {
+        skill.dir.rel_dir.clone()
+    };
+    for agent in install.iter().take(2) {
+        let Some(first) = agent.options.first() else {
+            continue;
+        };
+        let dir = AGENTS
+            .agents
+            .iter()
+            .find(|x| x.id == agent.id)
+            .map(|x| x.project_dir.as_str())
+            .unwrap_or(".agents/skills");
+        faq.push(Qa {
+            question: format!("How do I install {title} in {}?", agent.name),
+            answer: format!(
+                "Run `{}`. Or copy the skill folder ({path} in {}) into {dir}/{folder} in your project. {} loads it when a task matches its description.",
+                first.command,
+                repo.id.full(),
+                agent.name
+            ),
+        });
+    }
+    if install.len() > 2 {
+        let others: Vec<&str> = install[2..].iter().map(|a| a.name.as_str()).collect();
+        faq.push(Qa {
+            question: format!("Can I use {title} in {}?", list_with_more(&others.iter().map(|s| s.to_string()).collect::<Vec<_>>(), 3, "agent")),
+            answer: format!(
+                "{} also load SKILL.md folders. Each has its own tab above, with the commands and the folder it loads skills from.",
+                others.join(", ")
+            ),
+        });
+    }
+    let caps = &a.capabilities;
+    if !caps.commands.is_empty() || !a.digest.requirements.is_empty() {
+        let mut answer = String::new();
+        if !caps.commands.is_empty() {
+            answer.push_str(&format!(
+                "Going by SKILL.md, {title} calls these command-line tools: {}.",
+                caps.commands.join(", ")
+            ));
+        }
+        if !a.digest.requirements.is_empty() {
+            answer.push_str(&format!(
+                " Its requirements section lists: {}.",
+                a.digest.requirements.join("; ")
+            ));
+        }
+        faq.push(Qa {
+            question: format!("What does {title} need to run?"),
+            answer: answer.trim().to_string(),
+        });
+    }
+    faq.push(Qa {
+        question: format!("Does {title} access the network?"),
+        answer: if caps.urls.is_empty() {
+            "SKILL.md contains no URLs. Any network use would come from the scripts or tools the agent runs. This is read from the text; nothing was executed.".to_string()
+        } else {
+            format!(
+                "SKILL.md mentions {} URL{}: {}. This is read from the text; nothing was executed.",
+                caps.urls.len(),
+                if caps.urls.len() == 1 { "" } else { "s" },
+                caps.urls.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
+            )
+        },
+    });
+    if a.license.origin != LicenseOrigin::None {
+        let whose = match a.license.origin {
+            LicenseOrigin::Repository => " (the repository's licence)",
+            LicenseOrigin::SkillFile => " (the licence file in its folder)",
+            _ => "",
+        };
+        let shown = if a.license.redistributable {
+            "It allows redistribution, so the full SKILL.md is shown on this page."
+        } else {
+            "It was not recognised as allowing redistribution, so SKILL.md is linked rather than shown."
+        };
+        faq.push(Qa {
+            question: format!("What licence does {title} use?"),
+            answer: format!(
+                "{title} is published under the {} licence{whose}. {shown}",
+                a.license.label
+            ),
+        });
+    }
+    faq.push(Qa {
+        question: format!("How many tokens does {title} use?"),
+        answer: format!(
+            "About {} tokens (SKILL.md is roughly {} characters and {words} words). Agents keep only the skill's name and description in context until a task matches; then they load SKILL.md in full.",
+            tokens.trim_start_matches('~'),
+            compact_count(a.cost.chars)
+        ),
+    });
+    faq.push(Qa {
+        question: format!("Who maintains {title}?"),
+        answer: format!(
+            "It is published in {} by {}. The repository holds {} skill{}.",
+            repo.id.full(),
+            repo.id.owner,
+            grouped(repo.skill_folders),
+            if repo.skill_folders == 1 { "" } else { "s" }
+        ),
+    });
+    faq
+}
+
+/// FAQPage structured data; `<` is escaped so the JSON can never close its script element.
+fn faq_json_ld(faq: &[Qa]) -> String {
+    let value = serde_json::json!({
+        "@context": "https://schema.org",
+        "@type": "FAQPage",
+        "mainEntity": faq.iter().map(|qa| serde_json::json!({
+            "@type": "Question",
+            "name": qa.question,
+            "acceptedAnswer": {"@type": "Answer", "text": qa.answer},
+        })).collect::<Vec<_>>(),
+    });
+    value
+        .to_string()
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_read_like_prose() {
+        let items: Vec<String> = ["A", "B", "C", "D", "E", "F"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        assert_eq!(
+            list_with_more(&items, 4, "section"),
+            "A, B, C and D, plus 2 more sections"
+        );
+        assert_eq!(list_with_more(&items[..1], 4, "section"), "A");
+        assert_eq!(
+            list_with_more(&items[..5], 4, "section"),
+            "A, B, C and D, plus 1 more section"
+        );
+    }
+
+    #[test]
+    fn json_ld_cannot_close_its_script() {
+        let out = faq_json_ld(&[Qa {
+            question: "</script><script>alert(1)</script>".into(),
+            answer: "&".into(),
+        }]);
+        assert!(!out.contains('<'));
+        let back: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(
+            back["mainEntity"][0]["name"],
+            "</script><script>alert(1)</script>"
+        );
+    }
+}

@@ -1,0 +1,82 @@
+//! URLs: every link between pages is relative (`path_to_root`), so one output works under any
+//! sub-path; the few absolute URLs (canonical, sitemap, feed) come from [`absolute`].
+
+/// `owner/repo/skill/` -> `../../../`; `` (the home page) -> ``.
+pub fn path_to_root(page_dir: &str) -> String {
+    "../".repeat(page_dir.split('/').filter(|s| !s.is_empty()).count())
+}
+
+/// The absolute URL of a site path under `base_url` (which may carry a sub-path).
+pub fn absolute(base_url: &str, site_path: &str) -> String {
+    format!(
+        "{}/{}",
+        base_url.trim_end_matches('/'),
+        site_path.trim_start_matches('/')
+    )
+}
+
+/// 7749 -> "7.7k", 24012 -> "24k", 915 -> "915".
+pub fn compact_count(n: usize) -> String {
+    match n {
+        0..=999 => n.to_string(),
+        1_000..=9_949 => format!("{:.1}k", n as f64 / 1000.0),
+        9_950..=999_499 => format!("{}k", (n as f64 / 1000.0).round() as usize),
+        _ => format!("{:.1}M", n as f64 / 1_000_000.0),
+    }
+}
+
+/// 7749 -> "7,749".
+pub fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A word count as prose gives it: exact below 100, else to the nearest ten.
+pub fn about_words(n: usize) -> usize {
+    if n < 100 { n } else { (n + 5) / 10 * 10 }
+}
+
+/// 2352 bytes -> "2.3 KB".
+pub fn file_size(bytes: u64) -> String {
+    match bytes {
+        0..=999 => format!("{bytes} B"),
+        1_000..=999_999 => format!("{:.1} KB", bytes as f64 / 1000.0),
+        _ => format!("{:.1} MB", bytes as f64 / 1_000_000.0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_and_absolute() {
+        assert_eq!(path_to_root(""), "");
+        assert_eq!(path_to_root("a/b/c/"), "../../../");
+        assert_eq!(
+            absolute("https://x.github.io/skills/", "/a/b/"),
+            "https://x.github.io/skills/a/b/"
+        );
+        assert_eq!(absolute("https://x.io", "a/"), "https://x.io/a/");
+    }
+
+    #[test]
+    fn numbers_read_like_prose() {
+        assert_eq!(compact_count(7749), "7.7k");
+        assert_eq!(compact_count(2330), "2.3k");
+        assert_eq!(compact_count(24012), "24k");
+        assert_eq!(compact_count(915), "915");
+        assert_eq!(grouped(7749), "7,749");
+        assert_eq!(grouped(100), "100");
+        assert_eq!(about_words(202), 200);
+        assert_eq!(about_words(216), 220);
+        assert_eq!(about_words(42), 42);
+    }
+}
