@@ -15,7 +15,6 @@ pub fn render(markdown: &str, links: &LinkBase) -> String {
     let mut used_ids: Vec<String> = Vec::new();
     let mut inert_links = 0usize;
     let mut heading_text: Option<String> = None;
-    let mut pending: Vec<Event> = Vec::new();
 
     let events = Parser::new_ext(markdown, crate::parse::markdown::options()).flat_map(|event| {
         let out: Vec<Event> = match event {
@@ -89,41 +88,42 @@ pub fn render(markdown: &str, links: &LinkBase) -> String {
         out
     });
 
-    // Headings get ids (for links to sections) from their text; the text is only known once
-    // the heading ends, so its events wait.
-    for event in events {
-        match &event {
+    // Headings get ids (for links to sections) from their text, known once the heading ends.
+    // The HTML writer keeps state across events (table heads, footnotes), so it runs once.
+    let mut events: Vec<Event> = events.collect();
+    let mut open: Option<usize> = None;
+    for i in 0..events.len() {
+        match &events[i] {
             Event::Start(Tag::Heading { .. }) => {
+                open = Some(i);
                 heading_text = Some(String::new());
-                pending.push(event);
             }
             Event::End(TagEnd::Heading(_)) => {
-                pending.push(event);
                 let text = heading_text.take().unwrap_or_default();
                 let id = unique_id(
                     &format!("md-{}", crate::model::slugify(&text)),
                     &mut used_ids,
                 );
-                if let Some(Event::Start(Tag::Heading { level, .. })) = pending.first_mut() {
-                    let level = *level;
-                    pending[0] = Event::Start(Tag::Heading {
+                if let Some(start) = open.take()
+                    && let Event::Start(Tag::Heading { level, .. }) = events[start]
+                {
+                    events[start] = Event::Start(Tag::Heading {
                         level,
                         id: Some(id.into()),
                         classes: vec![],
                         attrs: vec![],
                     });
                 }
-                pulldown_cmark::html::push_html(&mut html, pending.drain(..));
             }
-            _ if heading_text.is_some() => {
-                if let Event::Text(t) | Event::Code(t) = &event {
-                    heading_text.as_mut().expect("in heading").push_str(t);
+            Event::Text(t) | Event::Code(t) => {
+                if let Some(h) = heading_text.as_mut() {
+                    h.push_str(t);
                 }
-                pending.push(event);
             }
-            _ => pulldown_cmark::html::push_html(&mut html, std::iter::once(event)),
+            _ => {}
         }
     }
+    pulldown_cmark::html::push_html(&mut html, events.into_iter());
     html
 }
 
@@ -216,6 +216,13 @@ mod tests {
             "{html}"
         );
         assert!(!html.contains("<img"), "{html}");
+    }
+
+    #[test]
+    fn tables_keep_body_cells() {
+        let html = render("| a | b |\n|---|---|\n| 1 | 2 |\n", &BASE);
+        assert!(html.contains("<td>1</td>"), "{html}");
+        assert!(html.contains("<th>a</th>"), "{html}");
     }
 
     #[test]

@@ -1,0 +1,317 @@
+//! End-to-end: build catalogs into temp folders and read the pages back.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use catalog::ops::{BuildOptions, build};
+
+fn project_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn build_into(root: &Path) -> (tempfile::TempDir, catalog::ops::BuildReport) {
+    let out = tempfile::tempdir().unwrap();
+    let options = BuildOptions {
+        root: root.to_path_buf(),
+        out: Some(out.path().join("site")),
+        base_url: None,
+        minify: true,
+    };
+    let report = build(&options).expect("build succeeds");
+    (out, report)
+}
+
+fn read(site: &Path, page: &str) -> String {
+    std::fs::read_to_string(site.join(page)).unwrap_or_else(|e| panic!("{page}: {e}"))
+}
+
+/// The page's text, tags dropped and white space collapsed, for asserting on sentences.
+fn text_of(html: &str) -> String {
+    let no_tags = regex::Regex::new(r"(?s)<script.*?</script>|<[^>]+>")
+        .unwrap()
+        .replace_all(html, " ");
+    let decoded = no_tags
+        .replace("&quot;", "\"")
+        .replace("&#x27;", "'")
+        .replace("&#39;", "'")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&");
+    decoded.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn reference_skill_page_has_the_reference_figures() {
+    let (out, report) = build_into(&project_root());
+    let site = out.path().join("site");
+    assert!(
+        report.skills >= 10,
+        "embedded catalog has {} skills",
+        report.skills
+    );
+    let html = read(&site, "HKUDS/OpenSpace/code-exec-fallback/index.html");
+    let text = text_of(&html);
+    for expected in [
+        "Token cost ~588 tokens",
+        "SKILL.md length 200 words",
+        "Files 2",
+        "Licence MIT",
+        "loads about 588 tokens when it runs",
+        "Until then it costs about 23 tokens",
+        "SKILL.md has 200 words of instructions outside code blocks",
+        "Shell commands in SKILL.md call: python3",
+        "No URLs in SKILL.md.",
+        "Names no API keys, tokens, secrets or passwords.",
+        "Pre-approves nothing: there is no allowed-tools line",
+        "Works in 3 steps: Write the Python Script → Execute via Shell → Handle Output",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
+    }
+    // Facts that are not known yet say so rather than show a number.
+    assert!(text.contains("GitHub stars Not known"), "{text}");
+    // The raw file is published beside the page, byte for byte.
+    let raw = std::fs::read(site.join("HKUDS/OpenSpace/code-exec-fallback/SKILL.md")).unwrap();
+    let original = std::fs::read(
+        project_root()
+            .join("content/HKUDS/OpenSpace/benchmarks/gdpval/skills/code-exec-fallback/SKILL.md"),
+    )
+    .unwrap();
+    assert_eq!(raw, original);
+}
+
+#[test]
+fn every_skill_page_has_every_section_in_the_reference_order() {
+    let (out, report) = build_into(&project_root());
+    let site = out.path().join("site");
+    let sections = [
+        "id=install",
+        "id=facts",
+        "id=glance",
+        "id=what",
+        "id=when",
+        "id=prompts",
+        "id=requirements",
+        "id=steps",
+        "id=machine",
+        "id=safety",
+        "id=skill-md",
+        "id=files",
+        "id=compare",
+        "id=similar",
+        "id=more",
+        "id=related",
+        "id=faq",
+    ];
+    let mut pages = 0;
+    for entry in walkdir::WalkDir::new(&site) {
+        let entry = entry.unwrap();
+        // Skill pages are three folders deep: owner/repo/skill/index.html.
+        if entry.file_name() != "index.html" || entry.depth() != 4 {
+            continue;
+        }
+        pages += 1;
+        let html = std::fs::read_to_string(entry.path())
+            .unwrap()
+            .replace('"', "");
+        let mut last = 0;
+        for section in sections {
+            let at = html
+                .find(section)
+                .unwrap_or_else(|| panic!("{}: no {section}", entry.path().display()));
+            assert!(
+                at > last,
+                "{}: {section} out of order",
+                entry.path().display()
+            );
+            last = at;
+        }
+        assert!(
+            html.contains("class=source-line"),
+            "{}: no source line",
+            entry.path().display()
+        );
+    }
+    assert_eq!(pages, report.skills);
+}
+
+#[test]
+fn broken_frontmatter_is_a_diagnostic_with_file_and_line_and_the_rest_builds() {
+    let (out, report) = build_into(&project_root());
+    let broken: Vec<String> = report
+        .diagnostics
+        .iter()
+        .filter(|d| d.file.ends_with("broken-frontmatter/SKILL.md"))
+        .map(|d| d.to_string())
+        .collect();
+    assert_eq!(broken.len(), 1, "{broken:?}");
+    assert!(
+        broken[0].starts_with(
+            "content/northwind-labs/devops-skills/skills/broken-frontmatter/SKILL.md:"
+        ),
+        "{}",
+        broken[0]
+    );
+    assert!(broken[0].contains("not valid YAML"), "{}", broken[0]);
+    let site = out.path().join("site");
+    assert!(
+        !site
+            .join("northwind-labs/devops-skills/broken-frontmatter")
+            .exists()
+    );
+    assert!(
+        site.join("northwind-labs/devops-skills/docker-compose-doctor/index.html")
+            .exists()
+    );
+    // The site's build report lists it too.
+    assert!(read(&site, "report/index.html").contains("broken-frontmatter/SKILL.md:"));
+}
+
+#[test]
+fn no_script_from_a_skill_reaches_the_page() {
+    let (out, report) = build_into(&project_root().join("tests/fixtures/hostile"));
+    let site = out.path().join("site");
+    assert_eq!(report.skills, 2);
+    for page in [
+        "evil-org/payloads/script-payload/index.html",
+        "evil-org/payloads/index.html",
+        "index.html",
+        "404.html",
+        "report/index.html",
+    ] {
+        let problems = script_problems(&read(&site, page));
+        assert!(problems.is_empty(), "{page}: {problems:#?}");
+    }
+    // The payloads are still shown, as text.
+    let doc =
+        scraper::Html::parse_document(&read(&site, "evil-org/payloads/script-payload/index.html"));
+    let text: String = doc.root_element().text().collect();
+    assert!(
+        text.contains("<script>alert('body')</script>"),
+        "payload text missing"
+    );
+}
+
+/// Parses a page as a browser would and lists everything that could run script: script
+/// elements other than our own file and JSON-LD data, event-handler attributes, and URLs with a
+/// script-running scheme in any attribute.
+fn script_problems(html: &str) -> Vec<String> {
+    let doc = scraper::Html::parse_document(html);
+    let mut problems = Vec::new();
+    for element in doc
+        .root_element()
+        .descendants()
+        .filter_map(scraper::ElementRef::wrap)
+    {
+        let el = element.value();
+        if el.name() == "script" {
+            let ours = el
+                .attr("src")
+                .is_some_and(|s| s.ends_with("static/catalog.js"))
+                || el.attr("type") == Some("application/ld+json");
+            if !ours {
+                problems.push(format!("script element: {}", element.html()));
+            }
+        }
+        if matches!(
+            el.name(),
+            "iframe" | "object" | "embed" | "base" | "form" | "svg" | "math"
+        ) {
+            problems.push(format!("{} element", el.name()));
+        }
+        for (name, value) in el.attrs() {
+            let compact: String = value
+                .chars()
+                .filter(|c| !c.is_whitespace() && !c.is_control())
+                .collect::<String>()
+                .to_lowercase();
+            if name.to_lowercase().starts_with("on") {
+                problems.push(format!("event handler {name}={value:?}"));
+            }
+            if ["javascript:", "vbscript:", "data:text", "data:image/svg"]
+                .iter()
+                .any(|s| compact.starts_with(s))
+            {
+                problems.push(format!("{name}={value:?} on <{}>", el.name()));
+            }
+        }
+    }
+    problems
+}
+
+#[test]
+fn the_script_checker_catches_payloads() {
+    // The checker above must be able to fail.
+    assert_eq!(script_problems("<p><script>alert(1)</script></p>").len(), 1);
+    assert_eq!(
+        script_problems("<a href=' JaVaScript:x'>a</a><b onclick=x>b</b>").len(),
+        2
+    );
+    assert!(
+        script_problems("<p>&lt;script&gt;</p><script src=../static/catalog.js></script>")
+            .is_empty()
+    );
+}
+
+#[test]
+fn links_are_relative_and_canonical_urls_use_the_base_url() {
+    let (out, _) = build_into(&project_root().join("tests/fixtures/hostile"));
+    let html = read(
+        &out.path().join("site"),
+        "evil-org/payloads/script-payload/index.html",
+    );
+    assert!(
+        html.contains("href=../../../static/style.css"),
+        "stylesheet not relative"
+    );
+    assert!(
+        html.contains("https://example.github.io/sub/path/evil-org/payloads/script-payload/"),
+        "canonical"
+    );
+}
+
+#[test]
+fn a_skill_without_a_licence_is_not_republished() {
+    let (out, _) = build_into(&project_root());
+    let site = out.path().join("site");
+    let dir = site.join("northwind-labs/data-skills/csv-profiler");
+    let text = text_of(&std::fs::read_to_string(dir.join("index.html")).unwrap());
+    assert!(text.contains("No licence was found"), "{text}");
+    assert!(
+        !dir.join("SKILL.md").exists(),
+        "raw file published without a licence"
+    );
+    assert!(text.contains("Licence Not known"));
+}
+
+#[test]
+fn cli_summarises_and_strict_fails_on_diagnostics() {
+    let out = tempfile::tempdir().unwrap();
+    let run = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_catalog"))
+            .args(["build", "--root"])
+            .arg(project_root())
+            .arg("--out")
+            .arg(out.path().join("site"))
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let ok = run(&[]);
+    let stderr = String::from_utf8_lossy(&ok.stderr);
+    assert!(ok.status.success(), "{stderr}");
+    assert!(stderr.contains("broken-frontmatter/SKILL.md:"), "{stderr}");
+    assert!(
+        regex::Regex::new(r"built \d+ skills from 4 repositories")
+            .unwrap()
+            .is_match(&stderr),
+        "{stderr}"
+    );
+    let strict = run(&["--strict"]);
+    assert_eq!(strict.status.code(), Some(1));
+    let missing = Command::new(env!("CARGO_BIN_EXE_catalog"))
+        .args(["build", "--root", "/nonexistent/catalog"])
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("catalog.toml"));
+}
