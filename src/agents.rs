@@ -42,9 +42,8 @@ pub struct PromptTemplate {
     pub note: String,
 }
 
-pub static AGENTS: LazyLock<AgentTable> = LazyLock::new(|| {
-    toml::from_str(include_str!("../data/agents.toml")).expect("data/agents.toml is valid")
-});
+pub static AGENTS: LazyLock<AgentTable> =
+    LazyLock::new(|| toml::from_str(include_str!("../data/agents.toml")).expect("data/agents.toml is valid"));
 
 /// What the placeholders of an install template stand for, for one skill.
 pub struct InstallVars<'a> {
@@ -87,11 +86,7 @@ impl AgentTable {
                     .install
                     .iter()
                     .filter(|t| !t.needs_path || !vars.path.is_empty())
-                    .map(|t| InstallOption {
-                        command: fill(&t.command),
-                        note: fill(&t.note),
-                        is_prompt: false,
-                    })
+                    .map(|t| InstallOption { command: fill(&t.command), note: fill(&t.note), is_prompt: false })
                     .collect();
                 options.push(InstallOption {
                     command: fill(&self.prompt.text),
@@ -112,11 +107,7 @@ impl AgentTable {
 }
 
 fn fill(template: &str, vars: &InstallVars, agent: &Agent) -> String {
-    let copy_from = if vars.path.is_empty() {
-        "skills-src".to_string()
-    } else {
-        format!("skills-src/{}", vars.path)
-    };
+    let copy_from = if vars.path.is_empty() { "skills-src".to_string() } else { format!("skills-src/{}", vars.path) };
     template
         .replace("{repo}", vars.repo)
         .replace("{skill}", &shell_word(vars.skill))
@@ -132,11 +123,7 @@ fn fill(template: &str, vars: &InstallVars, agent: &Agent) -> String {
 /// Quotes a word for a POSIX shell when it holds anything but safe characters, so that a
 /// skill named `a b;rm` cannot turn a copied command into two.
 pub fn shell_word(word: &str) -> String {
-    if !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./@:+".contains(c))
-    {
+    if !word.is_empty() && word.chars().all(|c| c.is_ascii_alphanumeric() || "-_./@:+".contains(c)) {
         word.to_string()
     } else {
         format!("'{}'", word.replace('\'', "'\\''"))
@@ -162,17 +149,7 @@ mod tests {
     fn six_agents_with_filled_commands() {
         let tabs = AGENTS.install_for(&vars());
         let names: Vec<&str> = tabs.iter().map(|t| t.name.as_str()).collect();
-        assert_eq!(
-            names,
-            [
-                "Claude Code",
-                "Codex",
-                "Cursor",
-                "Gemini CLI",
-                "GitHub Copilot",
-                "OpenCode"
-            ]
-        );
+        assert_eq!(names, ["Claude Code", "Codex", "Cursor", "Gemini CLI", "GitHub Copilot", "OpenCode"]);
         assert_eq!(
             tabs[0].options[0].command,
             "npx skills add HKUDS/OpenSpace --skill code-exec-fallback -a claude-code"
@@ -182,19 +159,9 @@ mod tests {
             "git clone --depth 1 https://github.com/HKUDS/OpenSpace.git skills-src && mkdir -p .claude/skills && cp -r skills-src/benchmarks/gdpval/skills/code-exec-fallback .claude/skills/code-exec-fallback && rm -rf skills-src"
         );
         assert!(tabs.iter().all(|t| t.options.last().unwrap().is_prompt));
-        assert!(
-            tabs.iter()
-                .flat_map(|t| &t.options)
-                .all(|o| !o.command.contains('{')),
-            "unfilled placeholder"
-        );
+        assert!(tabs.iter().flat_map(|t| &t.options).all(|o| !o.command.contains('{')), "unfilled placeholder");
         assert!(tabs[3].notice.as_deref().unwrap().contains("Antigravity"));
-        assert!(
-            !tabs[1]
-                .options
-                .iter()
-                .any(|o| o.command.contains("$skill-installer"))
-        );
+        assert!(!tabs[1].options.iter().any(|o| o.command.contains("$skill-installer")));
     }
 
     #[test]

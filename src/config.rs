@@ -42,33 +42,21 @@ impl Config {
     /// Reads `root/catalog.toml`.
     pub fn load(root: &Path) -> Result<Config> {
         let path = root.join(CONFIG_FILE);
-        let text = std::fs::read_to_string(&path).map_err(|source| Error::Io {
-            path: path.clone(),
-            source,
-        })?;
+        let text = std::fs::read_to_string(&path).map_err(|source| Error::Io { path: path.clone(), source })?;
         Self::parse(&text, &path)
     }
 
     pub fn parse(text: &str, path: &Path) -> Result<Config> {
         let config: Config = toml::from_str(text).map_err(|err| {
-            let line = err
-                .span()
-                .map(|span| text[..span.start].lines().count().max(1));
-            Error::Config {
-                path: path.to_path_buf(),
-                line,
-                message: err.message().to_string(),
-            }
+            let line = err.span().map(|span| text[..span.start].lines().count().max(1));
+            Error::Config { path: path.to_path_buf(), line, message: err.message().to_string() }
         })?;
         for source in &config.sources {
             if crate::discover::RepoId::parse(&source.repo).is_none() {
                 return Err(Error::Config {
                     path: path.to_path_buf(),
                     line: None,
-                    message: format!(
-                        "source repo {:?} is not of the form \"owner/name\"",
-                        source.repo
-                    ),
+                    message: format!("source repo {:?} is not of the form \"owner/name\"", source.repo),
                 });
             }
         }

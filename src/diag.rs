@@ -27,30 +27,12 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn error(
-        file: impl Into<PathBuf>,
-        line: Option<usize>,
-        message: impl Into<String>,
-    ) -> Self {
-        Self {
-            level: Level::Error,
-            file: file.into(),
-            line,
-            message: message.into(),
-        }
+    pub fn error(file: impl Into<PathBuf>, line: Option<usize>, message: impl Into<String>) -> Self {
+        Self { level: Level::Error, file: file.into(), line, message: message.into() }
     }
 
-    pub fn warning(
-        file: impl Into<PathBuf>,
-        line: Option<usize>,
-        message: impl Into<String>,
-    ) -> Self {
-        Self {
-            level: Level::Warning,
-            file: file.into(),
-            line,
-            message: message.into(),
-        }
+    pub fn warning(file: impl Into<PathBuf>, line: Option<usize>, message: impl Into<String>) -> Self {
+        Self { level: Level::Warning, file: file.into(), line, message: message.into() }
     }
 
     /// The same diagnostic with its path shown relative to `base` (when it lies below it).
@@ -69,14 +51,7 @@ impl fmt::Display for Diagnostic {
             Level::Error => "error",
         };
         match self.line {
-            Some(line) => write!(
-                f,
-                "{}:{}: {}: {}",
-                self.file.display(),
-                line,
-                level,
-                self.message
-            ),
+            Some(line) => write!(f, "{}:{}: {}: {}", self.file.display(), line, level, self.message),
             None => write!(f, "{}: {}: {}", self.file.display(), level, self.message),
         }
     }

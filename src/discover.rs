@@ -18,16 +18,8 @@ const SKIPPED_DIRS: &[&str] = &[".git", "node_modules", "target", ".venv", "__py
 /// File names that make a folder a skill, in order of preference.
 pub const SKILL_FILE_NAMES: &[&str] = &["SKILL.md", "skill.md"];
 /// Names of a licence file, at a repository's root or in a skill folder.
-const LICENSE_FILE_NAMES: &[&str] = &[
-    "LICENSE",
-    "LICENSE.md",
-    "LICENSE.txt",
-    "LICENCE",
-    "LICENCE.md",
-    "LICENCE.txt",
-    "COPYING",
-    "COPYING.md",
-];
+const LICENSE_FILE_NAMES: &[&str] =
+    &["LICENSE", "LICENSE.md", "LICENSE.txt", "LICENCE", "LICENCE.md", "LICENCE.txt", "COPYING", "COPYING.md"];
 
 /// "owner/name" of a repository.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
@@ -40,16 +32,9 @@ impl RepoId {
     pub fn parse(text: &str) -> Option<RepoId> {
         let (owner, name) = text.trim().split_once('/')?;
         let valid = |s: &str| {
-            !s.is_empty()
-                && s != "."
-                && s != ".."
-                && s.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+            !s.is_empty() && s != "." && s != ".." && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
         };
-        (valid(owner) && valid(name)).then(|| RepoId {
-            owner: owner.to_string(),
-            name: name.to_string(),
-        })
+        (valid(owner) && valid(name)).then(|| RepoId { owner: owner.to_string(), name: name.to_string() })
     }
 
     pub fn full(&self) -> String {
@@ -82,11 +67,7 @@ pub struct SkillDir {
 impl SkillDir {
     /// The folder's own name; for a skill at the repository root, the repository's name.
     pub fn folder_name<'a>(&'a self, repo: &'a RepoId) -> &'a str {
-        self.rel_dir
-            .rsplit('/')
-            .next()
-            .filter(|s| !s.is_empty())
-            .unwrap_or(&repo.name)
+        self.rel_dir.rsplit('/').next().filter(|s| !s.is_empty()).unwrap_or(&repo.name)
     }
 
     pub fn skill_file_path(&self) -> PathBuf {
@@ -112,25 +93,16 @@ pub fn discover_source(repo: RepoId, root: &Path) -> (DiscoveredSource, Vec<Diag
     let mut files_by_dir: BTreeMap<String, Vec<SkillFile>> = BTreeMap::new();
     let mut skill_dirs: BTreeMap<String, String> = BTreeMap::new();
 
-    let walker = WalkDir::new(root)
-        .follow_links(false)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_entry(|entry| {
-            entry.depth() == 0
-                || !(entry.file_type().is_dir()
-                    && SKIPPED_DIRS.contains(&entry.file_name().to_string_lossy().as_ref()))
-        });
+    let walker = WalkDir::new(root).follow_links(false).sort_by_file_name().into_iter().filter_entry(|entry| {
+        entry.depth() == 0
+            || !(entry.file_type().is_dir() && SKIPPED_DIRS.contains(&entry.file_name().to_string_lossy().as_ref()))
+    });
     for entry in walker {
         let entry = match entry {
             Ok(entry) => entry,
             Err(err) => {
                 let path = err.path().unwrap_or(root).to_path_buf();
-                diagnostics.push(Diagnostic::warning(
-                    path,
-                    None,
-                    format!("cannot be read: {err}"),
-                ));
+                diagnostics.push(Diagnostic::warning(path, None, format!("cannot be read: {err}")));
                 continue;
             }
         };
@@ -141,11 +113,7 @@ pub fn discover_source(repo: RepoId, root: &Path) -> (DiscoveredSource, Vec<Diag
             continue;
         };
         let Some(rel) = posix_path(rel) else {
-            diagnostics.push(Diagnostic::warning(
-                entry.path(),
-                None,
-                "file name is not valid UTF-8; skipped",
-            ));
+            diagnostics.push(Diagnostic::warning(entry.path(), None, "file name is not valid UTF-8; skipped"));
             continue;
         };
         let (dir, name) = match rel.rsplit_once('/') {
@@ -153,11 +121,7 @@ pub fn discover_source(repo: RepoId, root: &Path) -> (DiscoveredSource, Vec<Diag
             None => (String::new(), rel.clone()),
         };
         let is_symlink = entry.path_is_symlink();
-        let size = if is_symlink {
-            0
-        } else {
-            entry.metadata().map(|m| m.len()).unwrap_or(0)
-        };
+        let size = if is_symlink { 0 } else { entry.metadata().map(|m| m.len()).unwrap_or(0) };
         if SKILL_FILE_NAMES.contains(&name.as_str()) {
             let usable = !is_symlink || symlink_stays_inside(entry.path(), root);
             if !usable {
@@ -168,38 +132,23 @@ pub fn discover_source(repo: RepoId, root: &Path) -> (DiscoveredSource, Vec<Diag
                 ));
             } else {
                 // SKILL.md wins over skill.md when a folder has both.
-                let preferred = skill_dirs
-                    .get(&dir)
-                    .is_none_or(|existing| existing != SKILL_FILE_NAMES[0]);
+                let preferred = skill_dirs.get(&dir).is_none_or(|existing| existing != SKILL_FILE_NAMES[0]);
                 if preferred {
                     skill_dirs.insert(dir.clone(), name.clone());
                 }
             }
         }
-        files_by_dir.entry(dir).or_default().push(SkillFile {
-            path: name,
-            size,
-            is_symlink,
-        });
+        files_by_dir.entry(dir).or_default().push(SkillFile { path: name, size, is_symlink });
     }
 
     // Every file goes to its nearest skill folder above it.
     let mut skills: BTreeMap<String, SkillDir> = skill_dirs
         .iter()
         .map(|(rel_dir, skill_file)| {
-            let dir = if rel_dir.is_empty() {
-                root.to_path_buf()
-            } else {
-                root.join(rel_dir)
-            };
+            let dir = if rel_dir.is_empty() { root.to_path_buf() } else { root.join(rel_dir) };
             (
                 rel_dir.clone(),
-                SkillDir {
-                    dir,
-                    rel_dir: rel_dir.clone(),
-                    skill_file: skill_file.clone(),
-                    files: Vec::new(),
-                },
+                SkillDir { dir, rel_dir: rel_dir.clone(), skill_file: skill_file.clone(), files: Vec::new() },
             )
         })
         .collect();
@@ -213,34 +162,22 @@ pub fn discover_source(repo: RepoId, root: &Path) -> (DiscoveredSource, Vec<Diag
             String::new()
         };
         let skill = skills.get_mut(&owner).expect("owner is a skill dir");
-        skill.files.extend(files.into_iter().map(|f| SkillFile {
-            path: format!("{prefix}{}", f.path),
-            ..f
-        }));
+        skill.files.extend(files.into_iter().map(|f| SkillFile { path: format!("{prefix}{}", f.path), ..f }));
     }
     for skill in skills.values_mut() {
         skill.files.sort_by(|a, b| a.path.cmp(&b.path));
     }
 
-    let license_file = LICENSE_FILE_NAMES
-        .iter()
-        .map(|name| (name.to_string(), root.join(name)))
-        .find(|(_, p)| p.is_file());
-    let source = DiscoveredSource {
-        repo,
-        root: root.to_path_buf(),
-        skills: skills.into_values().collect(),
-        license_file,
-    };
+    let license_file =
+        LICENSE_FILE_NAMES.iter().map(|name| (name.to_string(), root.join(name))).find(|(_, p)| p.is_file());
+    let source =
+        DiscoveredSource { repo, root: root.to_path_buf(), skills: skills.into_values().collect(), license_file };
     (source, diagnostics)
 }
 
 /// The licence file in a skill folder, if it has one of its own.
 pub fn skill_license_file(skill: &SkillDir) -> Option<&SkillFile> {
-    skill
-        .files
-        .iter()
-        .find(|f| !f.is_symlink && LICENSE_FILE_NAMES.contains(&f.path.as_str()))
+    skill.files.iter().find(|f| !f.is_symlink && LICENSE_FILE_NAMES.contains(&f.path.as_str()))
 }
 
 fn nearest_skill_dir(dir: &str, skill_dirs: &BTreeMap<String, String>) -> Option<String> {
@@ -252,10 +189,7 @@ fn nearest_skill_dir(dir: &str, skill_dirs: &BTreeMap<String, String>) -> Option
         if current.is_empty() {
             return None;
         }
-        current = current
-            .rsplit_once('/')
-            .map(|(parent, _)| parent)
-            .unwrap_or("");
+        current = current.rsplit_once('/').map(|(parent, _)| parent).unwrap_or("");
     }
 }
 
@@ -290,11 +224,7 @@ mod tests {
         fs::create_dir_all(root.join("node_modules/x")).unwrap();
         fs::write(root.join("skills/a/SKILL.md"), "---\nname: a\n---\n").unwrap();
         fs::write(root.join("skills/a/scripts/run.sh"), "echo").unwrap();
-        fs::write(
-            root.join("skills/a/nested/skill.md"),
-            "---\nname: nested\n---\n",
-        )
-        .unwrap();
+        fs::write(root.join("skills/a/nested/skill.md"), "---\nname: nested\n---\n").unwrap();
         fs::write(root.join("skills/a/nested/notes.txt"), "n").unwrap();
         fs::write(root.join("skills/b/skill.md"), "").unwrap();
         fs::write(root.join("node_modules/x/SKILL.md"), "").unwrap();
@@ -304,18 +234,11 @@ mod tests {
         assert!(diags.is_empty(), "{diags:?}");
         let dirs: Vec<&str> = source.skills.iter().map(|s| s.rel_dir.as_str()).collect();
         assert_eq!(dirs, ["skills/a", "skills/a/nested", "skills/b"]);
-        let a_files: Vec<&str> = source.skills[0]
-            .files
-            .iter()
-            .map(|f| f.path.as_str())
-            .collect();
+        let a_files: Vec<&str> = source.skills[0].files.iter().map(|f| f.path.as_str()).collect();
         assert_eq!(a_files, ["SKILL.md", "scripts/run.sh"]);
         assert_eq!(source.skills[1].skill_file, "skill.md");
         assert_eq!(source.skills[1].files.len(), 2);
-        assert_eq!(
-            source.license_file.as_ref().map(|(n, _)| n.as_str()),
-            Some("LICENSE")
-        );
+        assert_eq!(source.license_file.as_ref().map(|(n, _)| n.as_str()), Some("LICENSE"));
     }
 
     #[cfg(unix)]
@@ -324,17 +247,12 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let outside = tempfile::tempdir().unwrap();
         fs::create_dir_all(outside.path().join("evil")).unwrap();
-        fs::write(
-            outside.path().join("evil/SKILL.md"),
-            "---\nname: evil\n---\n",
-        )
-        .unwrap();
+        fs::write(outside.path().join("evil/SKILL.md"), "---\nname: evil\n---\n").unwrap();
         fs::write(outside.path().join("secret"), "secret").unwrap();
         let root = tmp.path();
         fs::create_dir_all(root.join("linked")).unwrap();
         std::os::unix::fs::symlink(outside.path().join("evil"), root.join("evil-dir")).unwrap();
-        std::os::unix::fs::symlink(outside.path().join("secret"), root.join("linked/SKILL.md"))
-            .unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret"), root.join("linked/SKILL.md")).unwrap();
 
         let (source, diags) = discover_source(repo(), root);
         assert!(source.skills.is_empty(), "{:?}", source.skills);

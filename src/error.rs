@@ -8,16 +8,9 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     #[error("{path}: {source}")]
-    Io {
-        path: PathBuf,
-        source: std::io::Error,
-    },
+    Io { path: PathBuf, source: std::io::Error },
     #[error("{}{}: {message}", path.display(), line.map(|l| format!(":{l}")).unwrap_or_default())]
-    Config {
-        path: PathBuf,
-        line: Option<usize>,
-        message: String,
-    },
+    Config { path: PathBuf, line: Option<usize>, message: String },
     #[error("template {name}: {message}")]
     Template { name: String, message: String },
     #[error("{0}")]
@@ -26,9 +19,6 @@ pub enum Error {
 
 impl Error {
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
-        Error::Io {
-            path: path.into(),
-            source,
-        }
+        Error::Io { path: path.into(), source }
     }
 }

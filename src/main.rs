@@ -72,13 +72,9 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 base_url: args.base_url.clone(),
                 minify: !args.no_minify,
             };
-            let report = ops::build(&options)
-                .with_context(|| format!("building the catalog in {}", args.root.display()))?;
-            let errors = report
-                .diagnostics
-                .iter()
-                .filter(|d| d.level == Level::Error)
-                .count();
+            let report =
+                ops::build(&options).with_context(|| format!("building the catalog in {}", args.root.display()))?;
+            let errors = report.diagnostics.iter().filter(|d| d.level == Level::Error).count();
             let warnings = report.diagnostics.len() - errors;
             if !cli.quiet {
                 for diag in &report.diagnostics {
@@ -91,6 +87,11 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                         "... {} diagnostics in all; -v lists every one, and the site's report/ page has them too",
                         report.diagnostics.len()
                     );
+                }
+                if cli.verbose {
+                    for (stage, time) in &report.timings {
+                        eprintln!("  {stage}: {:.3}s", time.as_secs_f64());
+                    }
                 }
                 eprintln!(
                     "built {} skills from {} repositories: {} pages, {} files ({:.1} MB) in {} in {:.2}s; {} errors, {} warnings",

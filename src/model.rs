@@ -80,11 +80,7 @@ pub fn slugify(name: &str) -> String {
         }
     }
     let slug = slug.trim_matches(|c| c == '-' || c == '.').to_string();
-    if slug.is_empty() {
-        "skill".to_string()
-    } else {
-        slug
-    }
+    if slug.is_empty() { "skill".to_string() } else { slug }
 }
 
 #[cfg(test)]

@@ -79,11 +79,8 @@ impl SiteWriter {
     /// between the two renames there is a moment with no site at the target path, never a
     /// mixed one.
     pub fn publish(self) -> Result<PathBuf> {
-        std::fs::write(
-            self.staging.join(MARKER_FILE),
-            concat!("catalog ", env!("CARGO_PKG_VERSION"), "\n"),
-        )
-        .map_err(|e| Error::io(&self.staging, e))?;
+        std::fs::write(self.staging.join(MARKER_FILE), concat!("catalog ", env!("CARGO_PKG_VERSION"), "\n"))
+            .map_err(|e| Error::io(&self.staging, e))?;
         let old = sibling(&self.target, "old");
         if old.exists() {
             std::fs::remove_dir_all(&old).map_err(|e| Error::io(&old, e))?;
@@ -109,16 +106,12 @@ impl Drop for SiteWriter {
 }
 
 fn is_ours(target: &Path) -> bool {
-    target.join(MARKER_FILE).is_file()
-        || std::fs::read_dir(target).is_ok_and(|mut entries| entries.next().is_none())
+    target.join(MARKER_FILE).is_file() || std::fs::read_dir(target).is_ok_and(|mut entries| entries.next().is_none())
 }
 
 /// `public` -> `.public.staging` beside it (same file system, so the swap is a rename).
 fn sibling(target: &Path, what: &str) -> PathBuf {
-    let name = target
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "site".into());
+    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "site".into());
     target.with_file_name(format!(".{name}.{what}"))
 }
 
@@ -134,10 +127,7 @@ pub fn checked_relative(path: &str) -> Result<PathBuf> {
         if segment.is_empty() || segment == "." || segment == ".." {
             return bad("empty, `.` or `..` segment");
         }
-        if segment
-            .chars()
-            .any(|c| c.is_control() || "\\:*?\"<>|".contains(c))
-        {
+        if segment.chars().any(|c| c.is_control() || "\\:*?\"<>|".contains(c)) {
             return bad("a character that is not allowed in file names");
         }
         out.push(segment);
@@ -162,22 +152,10 @@ mod tests {
 
     #[test]
     fn rejects_paths_that_leave_the_site() {
-        for bad in [
-            "",
-            "/etc/passwd",
-            "../x",
-            "a/../../x",
-            "a//b",
-            "a\\b",
-            "C:x",
-            "a/./b",
-        ] {
+        for bad in ["", "/etc/passwd", "../x", "a/../../x", "a//b", "a\\b", "C:x", "a/./b"] {
             assert!(checked_relative(bad).is_err(), "{bad:?} accepted");
         }
-        assert_eq!(
-            checked_relative("a/b/index.html").unwrap(),
-            PathBuf::from("a/b/index.html")
-        );
+        assert_eq!(checked_relative("a/b/index.html").unwrap(), PathBuf::from("a/b/index.html"));
     }
 
     #[test]
@@ -190,17 +168,9 @@ mod tests {
 
         let second = SiteWriter::begin(&out, false).unwrap();
         second.write("index.html", b"two").unwrap();
-        assert_eq!(
-            std::fs::read(out.join("index.html")).unwrap(),
-            b"one",
-            "old site changed before publish"
-        );
+        assert_eq!(std::fs::read(out.join("index.html")).unwrap(), b"one", "old site changed before publish");
         drop(second);
-        assert_eq!(
-            std::fs::read(out.join("index.html")).unwrap(),
-            b"one",
-            "abandoned build touched the site"
-        );
+        assert_eq!(std::fs::read(out.join("index.html")).unwrap(), b"one", "abandoned build touched the site");
         assert!(!sibling(&out, "staging").exists());
 
         let third = SiteWriter::begin(&out, false).unwrap();

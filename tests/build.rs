@@ -11,12 +11,8 @@ fn project_root() -> PathBuf {
 
 fn build_into(root: &Path) -> (tempfile::TempDir, catalog::ops::BuildReport) {
     let out = tempfile::tempdir().unwrap();
-    let options = BuildOptions {
-        root: root.to_path_buf(),
-        out: Some(out.path().join("site")),
-        base_url: None,
-        minify: true,
-    };
+    let options =
+        BuildOptions { root: root.to_path_buf(), out: Some(out.path().join("site")), base_url: None, minify: true };
     let report = build(&options).expect("build succeeds");
     (out, report)
 }
@@ -27,9 +23,7 @@ fn read(site: &Path, page: &str) -> String {
 
 /// The page's text, tags dropped and white space collapsed, for asserting on sentences.
 fn text_of(html: &str) -> String {
-    let no_tags = regex::Regex::new(r"(?s)<script.*?</script>|<[^>]+>")
-        .unwrap()
-        .replace_all(html, " ");
+    let no_tags = regex::Regex::new(r"(?s)<script.*?</script>|<[^>]+>").unwrap().replace_all(html, " ");
     let decoded = no_tags
         .replace("&quot;", "\"")
         .replace("&#x27;", "'")
@@ -44,11 +38,7 @@ fn text_of(html: &str) -> String {
 fn reference_skill_page_has_the_reference_figures() {
     let (out, report) = build_into(&project_root());
     let site = out.path().join("site");
-    assert!(
-        report.skills >= 10,
-        "embedded catalog has {} skills",
-        report.skills
-    );
+    assert!(report.skills >= 10, "embedded catalog has {} skills", report.skills);
     let html = read(&site, "HKUDS/OpenSpace/code-exec-fallback/index.html");
     let text = text_of(&html);
     for expected in [
@@ -72,8 +62,7 @@ fn reference_skill_page_has_the_reference_figures() {
     // The raw file is published beside the page, byte for byte.
     let raw = std::fs::read(site.join("HKUDS/OpenSpace/code-exec-fallback/SKILL.md")).unwrap();
     let original = std::fs::read(
-        project_root()
-            .join("content/HKUDS/OpenSpace/benchmarks/gdpval/skills/code-exec-fallback/SKILL.md"),
+        project_root().join("content/HKUDS/OpenSpace/benchmarks/gdpval/skills/code-exec-fallback/SKILL.md"),
     )
     .unwrap();
     assert_eq!(raw, original);
@@ -110,26 +99,14 @@ fn every_skill_page_has_every_section_in_the_reference_order() {
             continue;
         }
         pages += 1;
-        let html = std::fs::read_to_string(entry.path())
-            .unwrap()
-            .replace('"', "");
+        let html = std::fs::read_to_string(entry.path()).unwrap().replace('"', "");
         let mut last = 0;
         for section in sections {
-            let at = html
-                .find(section)
-                .unwrap_or_else(|| panic!("{}: no {section}", entry.path().display()));
-            assert!(
-                at > last,
-                "{}: {section} out of order",
-                entry.path().display()
-            );
+            let at = html.find(section).unwrap_or_else(|| panic!("{}: no {section}", entry.path().display()));
+            assert!(at > last, "{}: {section} out of order", entry.path().display());
             last = at;
         }
-        assert!(
-            html.contains("class=source-line"),
-            "{}: no source line",
-            entry.path().display()
-        );
+        assert!(html.contains("class=source-line"), "{}: no source line", entry.path().display());
     }
     assert_eq!(pages, report.skills);
 }
@@ -145,23 +122,14 @@ fn broken_frontmatter_is_a_diagnostic_with_file_and_line_and_the_rest_builds() {
         .collect();
     assert_eq!(broken.len(), 1, "{broken:?}");
     assert!(
-        broken[0].starts_with(
-            "content/northwind-labs/devops-skills/skills/broken-frontmatter/SKILL.md:"
-        ),
+        broken[0].starts_with("content/northwind-labs/devops-skills/skills/broken-frontmatter/SKILL.md:"),
         "{}",
         broken[0]
     );
     assert!(broken[0].contains("not valid YAML"), "{}", broken[0]);
     let site = out.path().join("site");
-    assert!(
-        !site
-            .join("northwind-labs/devops-skills/broken-frontmatter")
-            .exists()
-    );
-    assert!(
-        site.join("northwind-labs/devops-skills/docker-compose-doctor/index.html")
-            .exists()
-    );
+    assert!(!site.join("northwind-labs/devops-skills/broken-frontmatter").exists());
+    assert!(site.join("northwind-labs/devops-skills/docker-compose-doctor/index.html").exists());
     // The site's build report lists it too.
     assert!(read(&site, "report/index.html").contains("broken-frontmatter/SKILL.md:"));
 }
@@ -182,13 +150,9 @@ fn no_script_from_a_skill_reaches_the_page() {
         assert!(problems.is_empty(), "{page}: {problems:#?}");
     }
     // The payloads are still shown, as text.
-    let doc =
-        scraper::Html::parse_document(&read(&site, "evil-org/payloads/script-payload/index.html"));
+    let doc = scraper::Html::parse_document(&read(&site, "evil-org/payloads/script-payload/index.html"));
     let text: String = doc.root_element().text().collect();
-    assert!(
-        text.contains("<script>alert('body')</script>"),
-        "payload text missing"
-    );
+    assert!(text.contains("<script>alert('body')</script>"), "payload text missing");
 }
 
 /// Parses a page as a browser would and lists everything that could run script: script
@@ -197,40 +161,25 @@ fn no_script_from_a_skill_reaches_the_page() {
 fn script_problems(html: &str) -> Vec<String> {
     let doc = scraper::Html::parse_document(html);
     let mut problems = Vec::new();
-    for element in doc
-        .root_element()
-        .descendants()
-        .filter_map(scraper::ElementRef::wrap)
-    {
+    for element in doc.root_element().descendants().filter_map(scraper::ElementRef::wrap) {
         let el = element.value();
         if el.name() == "script" {
-            let ours = el
-                .attr("src")
-                .is_some_and(|s| s.ends_with("static/catalog.js"))
+            let ours = el.attr("src").is_some_and(|s| s.ends_with("static/catalog.js"))
                 || el.attr("type") == Some("application/ld+json");
             if !ours {
                 problems.push(format!("script element: {}", element.html()));
             }
         }
-        if matches!(
-            el.name(),
-            "iframe" | "object" | "embed" | "base" | "form" | "svg" | "math"
-        ) {
+        if matches!(el.name(), "iframe" | "object" | "embed" | "base" | "form" | "svg" | "math") {
             problems.push(format!("{} element", el.name()));
         }
         for (name, value) in el.attrs() {
-            let compact: String = value
-                .chars()
-                .filter(|c| !c.is_whitespace() && !c.is_control())
-                .collect::<String>()
-                .to_lowercase();
+            let compact: String =
+                value.chars().filter(|c| !c.is_whitespace() && !c.is_control()).collect::<String>().to_lowercase();
             if name.to_lowercase().starts_with("on") {
                 problems.push(format!("event handler {name}={value:?}"));
             }
-            if ["javascript:", "vbscript:", "data:text", "data:image/svg"]
-                .iter()
-                .any(|s| compact.starts_with(s))
-            {
+            if ["javascript:", "vbscript:", "data:text", "data:image/svg"].iter().any(|s| compact.starts_with(s)) {
                 problems.push(format!("{name}={value:?} on <{}>", el.name()));
             }
         }
@@ -242,31 +191,16 @@ fn script_problems(html: &str) -> Vec<String> {
 fn the_script_checker_catches_payloads() {
     // The checker above must be able to fail.
     assert_eq!(script_problems("<p><script>alert(1)</script></p>").len(), 1);
-    assert_eq!(
-        script_problems("<a href=' JaVaScript:x'>a</a><b onclick=x>b</b>").len(),
-        2
-    );
-    assert!(
-        script_problems("<p>&lt;script&gt;</p><script src=../static/catalog.js></script>")
-            .is_empty()
-    );
+    assert_eq!(script_problems("<a href=' JaVaScript:x'>a</a><b onclick=x>b</b>").len(), 2);
+    assert!(script_problems("<p>&lt;script&gt;</p><script src=../static/catalog.js></script>").is_empty());
 }
 
 #[test]
 fn links_are_relative_and_canonical_urls_use_the_base_url() {
     let (out, _) = build_into(&project_root().join("tests/fixtures/hostile"));
-    let html = read(
-        &out.path().join("site"),
-        "evil-org/payloads/script-payload/index.html",
-    );
-    assert!(
-        html.contains("href=../../../static/style.css"),
-        "stylesheet not relative"
-    );
-    assert!(
-        html.contains("https://example.github.io/sub/path/evil-org/payloads/script-payload/"),
-        "canonical"
-    );
+    let html = read(&out.path().join("site"), "evil-org/payloads/script-payload/index.html");
+    assert!(html.contains("href=../../../static/style.css"), "stylesheet not relative");
+    assert!(html.contains("https://example.github.io/sub/path/evil-org/payloads/script-payload/"), "canonical");
 }
 
 #[test]
@@ -276,10 +210,7 @@ fn a_skill_without_a_licence_is_not_republished() {
     let dir = site.join("northwind-labs/data-skills/csv-profiler");
     let text = text_of(&std::fs::read_to_string(dir.join("index.html")).unwrap());
     assert!(text.contains("No licence was found"), "{text}");
-    assert!(
-        !dir.join("SKILL.md").exists(),
-        "raw file published without a licence"
-    );
+    assert!(!dir.join("SKILL.md").exists(), "raw file published without a licence");
     assert!(text.contains("Licence Not known"));
 }
 
@@ -300,18 +231,11 @@ fn cli_summarises_and_strict_fails_on_diagnostics() {
     let stderr = String::from_utf8_lossy(&ok.stderr);
     assert!(ok.status.success(), "{stderr}");
     assert!(stderr.contains("broken-frontmatter/SKILL.md:"), "{stderr}");
-    assert!(
-        regex::Regex::new(r"built \d+ skills from 4 repositories")
-            .unwrap()
-            .is_match(&stderr),
-        "{stderr}"
-    );
+    assert!(regex::Regex::new(r"built \d+ skills from 4 repositories").unwrap().is_match(&stderr), "{stderr}");
     let strict = run(&["--strict"]);
     assert_eq!(strict.status.code(), Some(1));
-    let missing = Command::new(env!("CARGO_BIN_EXE_catalog"))
-        .args(["build", "--root", "/nonexistent/catalog"])
-        .output()
-        .unwrap();
+    let missing =
+        Command::new(env!("CARGO_BIN_EXE_catalog")).args(["build", "--root", "/nonexistent/catalog"]).output().unwrap();
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("catalog.toml"));
 }

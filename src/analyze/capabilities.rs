@@ -32,18 +32,14 @@ struct CommandTable {
     shell_words: BTreeSet<String>,
 }
 
-static COMMANDS: LazyLock<CommandTable> = LazyLock::new(|| {
-    toml::from_str(include_str!("../../data/commands.toml")).expect("data/commands.toml is valid")
-});
-static URL: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"https?://[^\s<>"'`)\]}|\\]+"#).unwrap());
+static COMMANDS: LazyLock<CommandTable> =
+    LazyLock::new(|| toml::from_str(include_str!("../../data/commands.toml")).expect("data/commands.toml is valid"));
+static URL: LazyLock<Regex> = LazyLock::new(|| Regex::new(r#"https?://[^\s<>"'`)\]}|\\]+"#).unwrap());
 static CREDENTIAL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*(?:_API_KEY|_TOKEN|_SECRET|_KEY|_PASSWORD)\b")
-        .unwrap()
+    Regex::new(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*(?:_API_KEY|_TOKEN|_SECRET|_KEY|_PASSWORD)\b").unwrap()
 });
 /// Separators between simple commands in a shell line.
-static SHELL_SPLIT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"\|\||&&|[|;&]|\$\(|`").unwrap());
+static SHELL_SPLIT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\|\||&&|[|;&]|\$\(|`").unwrap());
 
 pub fn capabilities(skill: &ParsedSkill, repo: &RepoId) -> Capabilities {
     // (line, command) from code blocks and inline code, then in document order.
@@ -52,20 +48,12 @@ pub fn capabilities(skill: &ParsedSkill, repo: &RepoId) -> Capabilities {
         let is_shell = COMMANDS.shell_langs.contains(&block.lang);
         if is_shell || block.lang.is_empty() || block.lang == "text" {
             for (offset, line) in block.text.lines().enumerate() {
-                found.extend(
-                    commands_in_line(line, is_shell)
-                        .into_iter()
-                        .map(|c| (block.line + offset, c)),
-                );
+                found.extend(commands_in_line(line, is_shell).into_iter().map(|c| (block.line + offset, c)));
             }
         }
     }
     for (code, line) in &skill.outline.inline_code {
-        found.extend(
-            commands_in_line(code, false)
-                .into_iter()
-                .map(|c| (*line, c)),
-        );
+        found.extend(commands_in_line(code, false).into_iter().map(|c| (*line, c)));
     }
     found.sort_by_key(|(line, _)| *line);
     let mut commands: Vec<String> = Vec::new();
@@ -79,9 +67,7 @@ pub fn capabilities(skill: &ParsedSkill, repo: &RepoId) -> Capabilities {
     let own_repo_exact = format!("github.com/{}", repo.full().to_lowercase());
     let mut urls: Vec<String> = Vec::new();
     for m in URL.find_iter(&skill.text) {
-        let url = m
-            .as_str()
-            .trim_end_matches(['.', ',', ':', ';', '!', '?', '*', '_', '\'']);
+        let url = m.as_str().trim_end_matches(['.', ',', ':', ';', '!', '?', '*', '_', '\'']);
         let lower = url.to_lowercase();
         let into_own_repo = lower.contains(&own_repo)
             || lower.ends_with(&own_repo_exact)
@@ -120,16 +106,11 @@ fn commands_in_line(line: &str, is_shell: bool) -> Vec<String> {
     if line.starts_with('#') || line.is_empty() {
         return Vec::new();
     }
-    let segments: Vec<&str> = if is_shell {
-        SHELL_SPLIT.split(line).collect()
-    } else {
-        vec![line]
-    };
+    let segments: Vec<&str> = if is_shell { SHELL_SPLIT.split(line).collect() } else { vec![line] };
     let mut found = Vec::new();
     for segment in segments {
-        let mut words = segment
-            .split_whitespace()
-            .skip_while(|w| is_assignment(w) || *w == "sudo" || *w == "exec" || *w == "time");
+        let mut words =
+            segment.split_whitespace().skip_while(|w| is_assignment(w) || *w == "sudo" || *w == "exec" || *w == "time");
         let Some(word) = words.next() else { continue };
         let word = word.trim_matches(|c| c == '(' || c == ')' || c == '"' || c == '\'');
         let name = word.rsplit('/').next().unwrap_or(word);
@@ -137,17 +118,11 @@ fn commands_in_line(line: &str, is_shell: bool) -> Vec<String> {
         let plausible = is_shell
             && !COMMANDS.shell_words.contains(name)
             && name.len() > 1
-            && name
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
             && name.chars().next().is_some_and(|c| c.is_ascii_alphabetic());
         if known || plausible {
             // Scripts are named by their path (`scripts/check.sh`), programs by their name.
-            let shown = if word.contains('/') && !known {
-                word
-            } else {
-                name
-            };
+            let shown = if word.contains('/') && !known { word } else { name };
             found.push(shown.to_string());
         }
         if !is_shell {
@@ -158,9 +133,8 @@ fn commands_in_line(line: &str, is_shell: bool) -> Vec<String> {
 }
 
 fn is_assignment(word: &str) -> bool {
-    word.split_once('=').is_some_and(|(name, _)| {
-        !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-    })
+    word.split_once('=')
+        .is_some_and(|(name, _)| !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
 }
 
 #[cfg(test)]
@@ -178,10 +152,7 @@ mod tests {
         let c = caps(
             "---\nname: a\n---\nRun `python3 x.py`, not `the thing`.\n\n```bash\nFOO=1 docker compose up && jq . | sudo tee x\nif true; then echo hi; fi\n./scripts/run.sh\n```\n\n```\n- Command: \"python3 y.py\"\n```\n",
         );
-        assert_eq!(
-            c.commands,
-            ["python3", "docker", "jq", "tee", "./scripts/run.sh"]
-        );
+        assert_eq!(c.commands, ["python3", "docker", "jq", "tee", "./scripts/run.sh"]);
     }
 
     #[test]
@@ -189,10 +160,7 @@ mod tests {
         let c = caps(
             "---\nname: a\n---\nSee https://github.com/acme/skills/tree/main/a and https://api.slack.com/methods/x. Also (https://example.com/y).\n",
         );
-        assert_eq!(
-            c.urls,
-            ["https://api.slack.com/methods/x", "https://example.com/y"]
-        );
+        assert_eq!(c.urls, ["https://api.slack.com/methods/x", "https://example.com/y"]);
     }
 
     #[test]
@@ -200,14 +168,6 @@ mod tests {
         let c = caps(
             "---\nname: a\n---\nexport OPENAI_API_KEY=x SLACK_BOT_TOKEN GITHUB_TOKEN DB_PASSWORD MY_KEYS lower_token\n",
         );
-        assert_eq!(
-            c.credential_names,
-            [
-                "OPENAI_API_KEY",
-                "SLACK_BOT_TOKEN",
-                "GITHUB_TOKEN",
-                "DB_PASSWORD"
-            ]
-        );
+        assert_eq!(c.credential_names, ["OPENAI_API_KEY", "SLACK_BOT_TOKEN", "GITHUB_TOKEN", "DB_PASSWORD"]);
     }
 }

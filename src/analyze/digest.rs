@@ -26,49 +26,34 @@ pub struct Digest {
 }
 
 static WHEN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)\bwhen\b|\buse cases?\b|\btriggers?\b|\buse this\b|\bwhen this helps\b")
-        .unwrap()
+    Regex::new(r"(?i)\bwhen\b|\buse cases?\b|\btriggers?\b|\buse this\b|\bwhen this helps\b").unwrap()
 });
 static EXAMPLE_PROMPTS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)example (prompts?|requests?|queries|questions)|sample prompts?|trigger phrases|example usage prompts").unwrap()
+    Regex::new(
+        r"(?i)example (prompts?|requests?|queries|questions)|sample prompts?|trigger phrases|example usage prompts",
+    )
+    .unwrap()
 });
 static REQUIREMENTS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)requirements?|prerequisites?|dependencies|you will need|before you start")
-        .unwrap()
+    Regex::new(r"(?i)requirements?|prerequisites?|dependencies|you will need|before you start").unwrap()
 });
 static WORKFLOW: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)workflow|steps?|process|procedure|instructions|how to use|usage|the pattern")
-        .unwrap()
+    Regex::new(r"(?i)workflow|steps?|process|procedure|instructions|how to use|usage|the pattern").unwrap()
 });
-static STEP_HEADING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)^(?:step|phase|stage)\s*(\d+)\s*[:.)\-–—]?\s*(.*)$|^(\d+)[.)]\s+(.+)$")
-        .unwrap()
-});
+static STEP_HEADING: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?i)^(?:step|phase|stage)\s*(\d+)\s*[:.)\-–—]?\s*(.*)$|^(\d+)[.)]\s+(.+)$").unwrap());
 
 pub fn digest(skill: &ParsedSkill, folder_name: &str) -> Digest {
     let outline = &skill.outline;
     let fm = &skill.frontmatter;
     let heading_text = |section: &crate::parse::markdown::Section| {
-        section
-            .heading
-            .map(|h| outline.headings[h].text.as_str())
-            .unwrap_or("")
+        section.heading.map(|h| outline.headings[h].text.as_str()).unwrap_or("")
     };
 
     let explicit_title = ["title", "display_name", "display-name"]
         .iter()
-        .find_map(|k| {
-            fm.metadata
-                .get(*k)
-                .or_else(|| fm.extra.get(*k))
-                .and_then(value_text)
-        });
-    let h1 = outline
-        .headings
-        .iter()
-        .find(|h| h.level == 1)
-        .map(|h| h.text.clone())
-        .filter(|t| !t.is_empty());
+        .find_map(|k| fm.metadata.get(*k).or_else(|| fm.extra.get(*k)).and_then(value_text));
+    let h1 = outline.headings.iter().find(|h| h.level == 1).map(|h| h.text.clone()).filter(|t| !t.is_empty());
     let name = fm.name.clone().unwrap_or_else(|| folder_name.to_string());
     let title = explicit_title.or(h1).unwrap_or_else(|| title_case(&name));
 
@@ -83,18 +68,9 @@ pub fn digest(skill: &ParsedSkill, folder_name: &str) -> Digest {
         }
     }
 
-    let top_level = outline
-        .headings
-        .iter()
-        .filter(|h| h.level > 1)
-        .map(|h| h.level)
-        .min();
-    let sections: Vec<String> = outline
-        .headings
-        .iter()
-        .filter(|h| Some(h.level) == top_level)
-        .map(|h| h.text.clone())
-        .collect();
+    let top_level = outline.headings.iter().filter(|h| h.level > 1).map(|h| h.level).min();
+    let sections: Vec<String> =
+        outline.headings.iter().filter(|h| Some(h.level) == top_level).map(|h| h.text.clone()).collect();
 
     let mut when_to_use = Vec::new();
     let mut example_prompts = Vec::new();
@@ -105,17 +81,11 @@ pub fn digest(skill: &ParsedSkill, folder_name: &str) -> Digest {
             continue;
         }
         if EXAMPLE_PROMPTS.is_match(title) {
-            example_prompts.extend(section.items.iter().map(|i| {
-                i.trim_matches(|c| c == '"' || c == '“' || c == '”')
-                    .to_string()
-            }));
+            example_prompts
+                .extend(section.items.iter().map(|i| i.trim_matches(|c| c == '"' || c == '“' || c == '”').to_string()));
         } else if WHEN.is_match(title) && !REQUIREMENTS.is_match(title) {
             // A "When to use" section written as prose counts as one case.
-            let cases = if section.items.is_empty() {
-                &section.paragraphs
-            } else {
-                &section.items
-            };
+            let cases = if section.items.is_empty() { &section.paragraphs } else { &section.items };
             when_to_use.extend(cases.iter().cloned());
         } else if REQUIREMENTS.is_match(title) {
             requirements.extend(section.items.iter().cloned());
@@ -128,38 +98,22 @@ pub fn digest(skill: &ParsedSkill, folder_name: &str) -> Digest {
         .iter()
         .filter(|h| h.level > 1)
         .filter_map(|h| STEP_HEADING.captures(&h.text))
-        .map(|caps| {
-            caps.get(2)
-                .or(caps.get(4))
-                .map(|m| m.as_str().trim().to_string())
-                .unwrap_or_default()
-        })
+        .map(|caps| caps.get(2).or(caps.get(4)).map(|m| m.as_str().trim().to_string()).unwrap_or_default())
         .filter(|s| !s.is_empty())
         .collect();
     let mut steps_source = (!steps.is_empty()).then_some("step headings");
     if steps.len() < 2 {
         steps.clear();
         steps_source = None;
-        if let Some(section) = outline
-            .sections
-            .iter()
-            .find(|s| s.ordered && s.items.len() >= 2 && WORKFLOW.is_match(heading_text(s)))
+        if let Some(section) =
+            outline.sections.iter().find(|s| s.ordered && s.items.len() >= 2 && WORKFLOW.is_match(heading_text(s)))
         {
             steps = section.items.iter().map(|i| first_sentence(i)).collect();
             steps_source = Some("a numbered list");
         }
     }
 
-    Digest {
-        title,
-        intro,
-        when_to_use,
-        example_prompts,
-        requirements,
-        steps,
-        steps_source,
-        sections,
-    }
+    Digest { title, intro, when_to_use, example_prompts, requirements, steps, steps_source, sections }
 }
 
 /// `code-exec-fallback` -> `Code Exec Fallback`.
@@ -168,10 +122,7 @@ pub fn title_case(name: &str) -> String {
         .filter(|w| !w.is_empty())
         .map(|w| {
             let mut chars = w.chars();
-            chars
-                .next()
-                .map(|c| c.to_uppercase().chain(chars).collect::<String>())
-                .unwrap_or_default()
+            chars.next().map(|c| c.to_uppercase().chain(chars).collect::<String>()).unwrap_or_default()
         })
         .collect::<Vec<_>>()
         .join(" ")
@@ -179,10 +130,7 @@ pub fn title_case(name: &str) -> String {
 
 /// The item's lead: text before the first ": " or sentence end, so steps read as short titles.
 fn first_sentence(item: &str) -> String {
-    let cut = item
-        .find(": ")
-        .or_else(|| item.find(". "))
-        .unwrap_or(item.len());
+    let cut = item.find(": ").or_else(|| item.find(". ")).unwrap_or(item.len());
     let lead = item[..cut].trim().trim_end_matches('.');
     lead.chars().take(120).collect()
 }
@@ -209,17 +157,13 @@ mod tests {
         assert_eq!(d.steps, ["Write it", "Run it"]);
         assert_eq!(d.steps_source, Some("step headings"));
         assert_eq!(d.example_prompts, ["Do the thing"]);
-        assert_eq!(
-            d.sections,
-            ["When to Use", "Requirements", "Steps", "Example prompts"]
-        );
+        assert_eq!(d.sections, ["When to Use", "Requirements", "Steps", "Example prompts"]);
     }
 
     #[test]
     fn numbered_workflow_lists_are_steps() {
-        let d = digest_of(
-            "---\nname: my-skill\n---\n## Workflow\n\n1. Read the file: carefully\n2. Fix it. Then more.\n",
-        );
+        let d =
+            digest_of("---\nname: my-skill\n---\n## Workflow\n\n1. Read the file: carefully\n2. Fix it. Then more.\n");
         assert_eq!(d.title, "My Skill");
         assert_eq!(d.steps, ["Read the file", "Fix it"]);
         assert_eq!(d.steps_source, Some("a numbered list"));

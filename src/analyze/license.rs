@@ -54,65 +54,28 @@ const REDISTRIBUTABLE: &[&str] = &[
 
 /// Recognisable phrases of licence texts, most specific first.
 const TEXT_MARKERS: &[(&str, &[&str])] = &[
-    (
-        "AGPL-3.0",
-        &["gnu affero general public license", "version 3"],
-    ),
-    (
-        "LGPL-3.0",
-        &["gnu lesser general public license", "version 3"],
-    ),
-    (
-        "LGPL-2.1",
-        &["gnu lesser general public license", "version 2.1"],
-    ),
+    ("AGPL-3.0", &["gnu affero general public license", "version 3"]),
+    ("LGPL-3.0", &["gnu lesser general public license", "version 3"]),
+    ("LGPL-2.1", &["gnu lesser general public license", "version 2.1"]),
     ("GPL-3.0", &["gnu general public license", "version 3"]),
     ("GPL-2.0", &["gnu general public license", "version 2"]),
     ("MPL-2.0", &["mozilla public license", "2.0"]),
     ("Apache-2.0", &["apache license", "version 2.0"]),
-    (
-        "BSD-3-Clause",
-        &[
-            "redistribution and use in source and binary forms",
-            "neither the name",
-        ],
-    ),
-    (
-        "BSD-2-Clause",
-        &["redistribution and use in source and binary forms"],
-    ),
-    (
-        "ISC",
-        &["permission to use, copy, modify, and/or distribute this software for any purpose"],
-    ),
+    ("BSD-3-Clause", &["redistribution and use in source and binary forms", "neither the name"]),
+    ("BSD-2-Clause", &["redistribution and use in source and binary forms"]),
+    ("ISC", &["permission to use, copy, modify, and/or distribute this software for any purpose"]),
     ("MIT", &["permission is hereby granted, free of charge"]),
-    (
-        "Unlicense",
-        &["this is free and unencumbered software released into the public domain"],
-    ),
+    ("Unlicense", &["this is free and unencumbered software released into the public domain"]),
     ("CC0-1.0", &["cc0 1.0 universal"]),
-    (
-        "CC-BY-SA-4.0",
-        &["attribution-sharealike 4.0 international"],
-    ),
+    ("CC-BY-SA-4.0", &["attribution-sharealike 4.0 international"]),
     ("CC-BY-4.0", &["attribution 4.0 international"]),
     ("BSL-1.0", &["boost software license"]),
-    (
-        "Zlib",
-        &[
-            "this software is provided 'as-is'",
-            "altered source versions must be plainly marked",
-        ],
-    ),
+    ("Zlib", &["this software is provided 'as-is'", "altered source versions must be plainly marked"]),
 ];
 
 /// Accepts the common spellings of an SPDX id in frontmatter (`mit`, `Apache 2.0`, `BSD-3`...).
 pub fn spdx_from_name(name: &str) -> Option<&'static str> {
-    let key: String = name
-        .to_lowercase()
-        .chars()
-        .filter(|c| c.is_ascii_alphanumeric() || *c == '.')
-        .collect();
+    let key: String = name.to_lowercase().chars().filter(|c| c.is_ascii_alphanumeric() || *c == '.').collect();
     let key = key.trim_end_matches("license").trim_end_matches("licence");
     let id = match key {
         "mit" | "themit" | "expat" => "MIT",
@@ -142,21 +105,19 @@ pub fn spdx_from_name(name: &str) -> Option<&'static str> {
 pub fn spdx_from_text(text: &str) -> Option<&'static str> {
     let lower = text.to_lowercase();
     let normalised: String = lower.split_whitespace().collect::<Vec<_>>().join(" ");
-    TEXT_MARKERS
-        .iter()
-        .find(|(_, markers)| markers.iter().all(|m| normalised.contains(m)))
-        .map(|(id, _)| *id)
+    TEXT_MARKERS.iter().find(|(_, markers)| markers.iter().all(|m| normalised.contains(m))).map(|(id, _)| *id)
 }
 
 /// The copyright holder named on a `Copyright (c) 2026 Name` line.
 pub fn copyright_holder(text: &str) -> Option<String> {
     static HOLDER: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?im)^\s*copyright\s*(?:\(c\)|©)?\s*(?:\d{4}(?:\s*[-–,]\s*(?:\d{4}|present))*,?)?\s*(?:by\s+)?(.+?)\s*$").unwrap()
+        Regex::new(
+            r"(?im)^\s*copyright\s*(?:\(c\)|©)?\s*(?:\d{4}(?:\s*[-–,]\s*(?:\d{4}|present))*,?)?\s*(?:by\s+)?(.+?)\s*$",
+        )
+        .unwrap()
     });
     let caps = HOLDER.captures(text)?;
-    let holder = caps[1]
-        .trim_matches(|c: char| c.is_whitespace() || c == '.' || c == ',')
-        .to_string();
+    let holder = caps[1].trim_matches(|c: char| c.is_whitespace() || c == '.' || c == ',').to_string();
     let generic = holder.is_empty()
         || holder.to_lowercase().starts_with("notice")
         || holder.starts_with('[')
@@ -178,12 +139,7 @@ pub fn license(
 ) -> License {
     let from_text = |origin: LicenseOrigin, found: &LicenseText| {
         let spdx = spdx_from_text(found.text).map(str::to_string);
-        make(
-            spdx,
-            origin,
-            Some(found.file.clone()),
-            copyright_holder(found.text),
-        )
+        make(spdx, origin, Some(found.file.clone()), copyright_holder(found.text))
     };
     if let Some(name) = frontmatter_license {
         if let Some(id) = spdx_from_name(name) {
@@ -210,28 +166,14 @@ pub fn license(
     make(None, LicenseOrigin::None, None, None)
 }
 
-fn make(
-    spdx: Option<String>,
-    origin: LicenseOrigin,
-    file: Option<String>,
-    holder: Option<String>,
-) -> License {
+fn make(spdx: Option<String>, origin: LicenseOrigin, file: Option<String>, holder: Option<String>) -> License {
     let label = match (&spdx, &origin) {
         (Some(id), _) => id.clone(),
         (None, LicenseOrigin::None) => "Not known".to_string(),
         (None, _) => "Custom licence".to_string(),
     };
-    let redistributable = spdx
-        .as_deref()
-        .is_some_and(|id| REDISTRIBUTABLE.contains(&id));
-    License {
-        spdx,
-        label,
-        origin,
-        file,
-        holder,
-        redistributable,
-    }
+    let redistributable = spdx.as_deref().is_some_and(|id| REDISTRIBUTABLE.contains(&id));
+    License { spdx, label, origin, file, holder, redistributable }
 }
 
 #[cfg(test)]
@@ -240,22 +182,10 @@ mod tests {
 
     #[test]
     fn recognises_texts() {
-        assert_eq!(
-            spdx_from_text("MIT License\n\nPermission is hereby granted, free of charge, to any"),
-            Some("MIT")
-        );
-        assert_eq!(
-            spdx_from_text("Apache License\n Version 2.0, January 2004"),
-            Some("Apache-2.0")
-        );
-        assert_eq!(
-            spdx_from_text("GNU GENERAL PUBLIC LICENSE\nVersion 3, 29 June 2007"),
-            Some("GPL-3.0")
-        );
-        assert_eq!(
-            spdx_from_text("GNU LESSER GENERAL PUBLIC LICENSE Version 3"),
-            Some("LGPL-3.0")
-        );
+        assert_eq!(spdx_from_text("MIT License\n\nPermission is hereby granted, free of charge, to any"), Some("MIT"));
+        assert_eq!(spdx_from_text("Apache License\n Version 2.0, January 2004"), Some("Apache-2.0"));
+        assert_eq!(spdx_from_text("GNU GENERAL PUBLIC LICENSE\nVersion 3, 29 June 2007"), Some("GPL-3.0"));
+        assert_eq!(spdx_from_text("GNU LESSER GENERAL PUBLIC LICENSE Version 3"), Some("LGPL-3.0"));
         assert_eq!(spdx_from_text("All rights reserved. Do not copy."), None);
     }
 
@@ -268,24 +198,12 @@ mod tests {
             text: "MIT License\nCopyright (c) 2026 ✨Lab✨\nPermission is hereby granted, free of charge",
         };
         let l = license(None, None, Some(repo));
-        assert_eq!(
-            (l.label.as_str(), l.origin, l.redistributable),
-            ("MIT", LicenseOrigin::Repository, true)
-        );
+        assert_eq!((l.label.as_str(), l.origin, l.redistributable), ("MIT", LicenseOrigin::Repository, true));
         assert_eq!(l.holder.as_deref(), Some("✨Lab✨"));
-        let skill = LicenseText {
-            file: "skills/x/LICENSE.txt".into(),
-            text: "Proprietary. All rights reserved.",
-        };
+        let skill = LicenseText { file: "skills/x/LICENSE.txt".into(), text: "Proprietary. All rights reserved." };
         let l = license(Some("Complete terms in LICENSE.txt"), Some(skill), None);
-        assert_eq!(
-            (l.label.as_str(), l.redistributable),
-            ("Custom licence", false)
-        );
+        assert_eq!((l.label.as_str(), l.redistributable), ("Custom licence", false));
         let none = license(None, None, None);
-        assert_eq!(
-            (none.label.as_str(), none.redistributable),
-            ("Not known", false)
-        );
+        assert_eq!((none.label.as_str(), none.redistributable), ("Not known", false));
     }
 }

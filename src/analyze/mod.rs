@@ -33,20 +33,8 @@ pub fn tokens_for_chars(chars: usize) -> usize {
 
 pub fn cost(skill: &ParsedSkill) -> Cost {
     let chars = skill.text.chars().count();
-    let name = skill
-        .frontmatter
-        .name
-        .as_deref()
-        .unwrap_or("")
-        .chars()
-        .count();
-    let description = skill
-        .frontmatter
-        .description
-        .as_deref()
-        .unwrap_or("")
-        .chars()
-        .count();
+    let name = skill.frontmatter.name.as_deref().unwrap_or("").chars().count();
+    let description = skill.frontmatter.description.as_deref().unwrap_or("").chars().count();
     Cost {
         chars,
         tokens: tokens_for_chars(chars),
@@ -70,21 +58,12 @@ pub struct LicenseInputs<'a> {
     pub repo_file: Option<license::LicenseText<'a>>,
 }
 
-pub fn analyze(
-    skill: &ParsedSkill,
-    repo: &RepoId,
-    folder_name: &str,
-    licenses: LicenseInputs,
-) -> Analysis {
+pub fn analyze(skill: &ParsedSkill, repo: &RepoId, folder_name: &str, licenses: LicenseInputs) -> Analysis {
     Analysis {
         cost: cost(skill),
         capabilities: capabilities::capabilities(skill, repo),
         digest: digest::digest(skill, folder_name),
-        license: license::license(
-            skill.frontmatter.license.as_deref(),
-            licenses.skill_file,
-            licenses.repo_file,
-        ),
+        license: license::license(skill.frontmatter.license.as_deref(), licenses.skill_file, licenses.repo_file),
     }
 }
 

@@ -37,6 +37,8 @@ pub struct BuildReport {
     pub bytes: u64,
     pub diagnostics: Vec<Diagnostic>,
     pub elapsed: Duration,
+    /// Wall time of each stage, in pipeline order.
+    pub timings: Vec<(&'static str, Duration)>,
 }
 
 pub fn build(options: &BuildOptions) -> Result<BuildReport> {
@@ -45,16 +47,22 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
     if let Some(base_url) = &options.base_url {
         config.base_url = base_url.clone();
     }
+    let mut timings = Vec::new();
+    let mut lap = Instant::now();
+    let mut stage = |name: &'static str| {
+        timings.push((name, lap.elapsed()));
+        lap = Instant::now();
+    };
     let catalog = load_catalog(&options.root, config);
+    stage("discover, parse, analyze");
     let renderer = Renderer::new()?;
-    let out_dir = options
-        .out
-        .clone()
-        .unwrap_or_else(|| options.root.join("public"));
+    let out_dir = options.out.clone().unwrap_or_else(|| options.root.join("public"));
     let writer = SiteWriter::begin(&out_dir, options.minify)?;
     let stats = render::render_site(&catalog, &renderer, &writer)?;
+    stage("render, write");
     let (files, bytes) = (writer.files_written(), writer.bytes_written());
     let out = writer.publish()?;
+    stage("publish");
     Ok(BuildReport {
         out,
         skills: catalog.skills.len(),
@@ -64,6 +72,7 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
         bytes,
         diagnostics: catalog.diagnostics,
         elapsed: started.elapsed(),
+        timings,
     })
 }
 
@@ -79,11 +88,7 @@ pub fn load_catalog(root: &Path, config: Config) -> Catalog {
             diagnostics.push(Diagnostic::error(
                 root.join(crate::config::CONFIG_FILE),
                 None,
-                format!(
-                    "source {} ({}) is not a folder; it is left out",
-                    source.repo,
-                    source.path.display()
-                ),
+                format!("source {} ({}) is not a folder; it is left out", source.repo, source.path.display()),
             ));
             continue;
         }
@@ -110,17 +115,12 @@ pub fn load_catalog(root: &Path, config: Config) -> Catalog {
     let mut repos = Vec::new();
     let mut skills: Vec<Skill> = Vec::new();
     for source in sources {
-        let repo_license_text = source
-            .license_file
-            .as_ref()
-            .and_then(|(name, path)| read_text(path).map(|t| (name.clone(), t)));
+        let repo_license_text =
+            source.license_file.as_ref().and_then(|(name, path)| read_text(path).map(|t| (name.clone(), t)));
         let repo_license = analyze::license::license(
             None,
             None,
-            repo_license_text.as_ref().map(|(name, text)| LicenseText {
-                file: name.clone(),
-                text,
-            }),
+            repo_license_text.as_ref().map(|(name, text)| LicenseText { file: name.clone(), text }),
         );
         let repo_index = repos.len();
         let results: Vec<std::result::Result<Skill, Diagnostic>> = source
@@ -169,20 +169,12 @@ pub fn load_catalog(root: &Path, config: Config) -> Catalog {
         });
     }
 
-    let mut diagnostics: Vec<Diagnostic> = diagnostics
-        .into_iter()
-        .map(|d| d.relative_to(root))
-        .collect();
+    let mut diagnostics: Vec<Diagnostic> = diagnostics.into_iter().map(|d| d.relative_to(root)).collect();
     diagnostics.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
     for skill in &mut skills {
         skill.parsed.diagnostics.clear();
     }
-    Catalog {
-        config,
-        repos,
-        skills,
-        diagnostics,
-    }
+    Catalog { config, repos, skills, diagnostics }
 }
 
 fn load_skill(
@@ -192,16 +184,11 @@ fn load_skill(
     repo_license: Option<&(String, String)>,
 ) -> std::result::Result<Skill, Diagnostic> {
     let path = dir.skill_file_path();
-    let bytes = std::fs::read(&path)
-        .map_err(|e| Diagnostic::error(&path, None, format!("cannot be read: {e}")))?;
+    let bytes = std::fs::read(&path).map_err(|e| Diagnostic::error(&path, None, format!("cannot be read: {e}")))?;
     let parsed = parse::parse_skill(&path, &bytes)?;
     let folder_name = dir.folder_name(&source.repo).to_string();
     let skill_license = discover::skill_license_file(dir).and_then(|f| {
-        let rel = if dir.rel_dir.is_empty() {
-            f.path.clone()
-        } else {
-            format!("{}/{}", dir.rel_dir, f.path)
-        };
+        let rel = if dir.rel_dir.is_empty() { f.path.clone() } else { format!("{}/{}", dir.rel_dir, f.path) };
         read_text(&dir.dir.join(&f.path)).map(|text| (rel, text))
     });
     let analysis = analyze::analyze(
@@ -209,21 +196,11 @@ fn load_skill(
         &source.repo,
         &folder_name,
         LicenseInputs {
-            skill_file: skill_license.as_ref().map(|(file, text)| LicenseText {
-                file: file.clone(),
-                text,
-            }),
-            repo_file: repo_license.map(|(file, text)| LicenseText {
-                file: file.clone(),
-                text,
-            }),
+            skill_file: skill_license.as_ref().map(|(file, text)| LicenseText { file: file.clone(), text }),
+            repo_file: repo_license.map(|(file, text)| LicenseText { file: file.clone(), text }),
         },
     );
-    let name = parsed
-        .frontmatter
-        .name
-        .clone()
-        .unwrap_or_else(|| folder_name.clone());
+    let name = parsed.frontmatter.name.clone().unwrap_or_else(|| folder_name.clone());
     let description = parsed.frontmatter.description.clone().unwrap_or_default();
     let mut parsed = parsed;
     if parsed.frontmatter.name.is_none() {
@@ -240,15 +217,7 @@ fn load_skill(
             "has no `description`; agents cannot tell when to use it",
         ));
     }
-    Ok(Skill {
-        repo: repo_index,
-        slug: slugify(&folder_name),
-        dir: dir.clone(),
-        parsed,
-        analysis,
-        name,
-        description,
-    })
+    Ok(Skill { repo: repo_index, slug: slugify(&folder_name), dir: dir.clone(), parsed, analysis, name, description })
 }
 
 /// Licence files are small; a large or unreadable one is treated as absent.
@@ -258,7 +227,5 @@ fn read_text(path: &Path) -> Option<String> {
     if meta.len() > MAX_LICENSE_BYTES {
         return None;
     }
-    std::fs::read(path)
-        .ok()
-        .map(|bytes| parse::decode(&bytes).0)
+    std::fs::read(path).ok().map(|bytes| parse::decode(&bytes).0)
 }

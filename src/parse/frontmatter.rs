@@ -53,12 +53,7 @@ pub struct Split<'a> {
 
 /// Splits a SKILL.md (already decoded, BOM removed) into frontmatter and body.
 pub fn split(text: &str) -> Split<'_> {
-    let no_frontmatter = Split {
-        yaml: None,
-        yaml_line: 1,
-        body: text,
-        body_line: 1,
-    };
+    let no_frontmatter = Split { yaml: None, yaml_line: 1, body: text, body_line: 1 };
     let Some(first_end) = text.find('\n') else {
         return no_frontmatter;
     };
@@ -69,10 +64,7 @@ pub fn split(text: &str) -> Split<'_> {
     let mut offset = yaml_start;
     let mut line = 2;
     while offset <= text.len() {
-        let end = text[offset..]
-            .find('\n')
-            .map(|i| offset + i)
-            .unwrap_or(text.len());
+        let end = text[offset..].find('\n').map(|i| offset + i).unwrap_or(text.len());
         if text[offset..end].trim_end() == "---" {
             let body_start = (end + 1).min(text.len());
             return Split {
@@ -135,19 +127,13 @@ pub fn read(yaml: &str, yaml_line: usize) -> Result<ReadFrontmatter, Frontmatter
         other => {
             return Err(FrontmatterError {
                 line: Some(yaml_line),
-                message: format!(
-                    "frontmatter must be a map of keys, found {}",
-                    json_kind(&other)
-                ),
+                message: format!("frontmatter must be a map of keys, found {}", json_kind(&other)),
             });
         }
     };
     let line_of = |key: &str| {
         yaml.lines()
-            .position(|l| {
-                l.strip_prefix(key)
-                    .is_some_and(|rest| rest.trim_start().starts_with(':'))
-            })
+            .position(|l| l.strip_prefix(key).is_some_and(|rest| rest.trim_start().starts_with(':')))
             .map(|i| yaml_line + i)
     };
     let mut fm = Frontmatter::default();
@@ -162,10 +148,7 @@ pub fn read(yaml: &str, yaml_line: usize) -> Result<ReadFrontmatter, Frontmatter
                     other => {
                         notes.push((
                             line_of(&key),
-                            format!(
-                                "`{key}` should be a string, found {}; ignored",
-                                json_kind(&other)
-                            ),
+                            format!("`{key}` should be a string, found {}; ignored", json_kind(&other)),
                         ));
                         None
                     }
@@ -180,10 +163,7 @@ pub fn read(yaml: &str, yaml_line: usize) -> Result<ReadFrontmatter, Frontmatter
             }
             "allowed-tools" | "allowed_tools" => {
                 fm.allowed_tools = match value {
-                    Value::String(s) => Some(AllowedTools {
-                        tools: split_tools(&s),
-                        written_as_list: false,
-                    }),
+                    Value::String(s) => Some(AllowedTools { tools: split_tools(&s), written_as_list: false }),
                     Value::Array(items) => Some(AllowedTools {
                         tools: items
                             .iter()
@@ -196,10 +176,7 @@ pub fn read(yaml: &str, yaml_line: usize) -> Result<ReadFrontmatter, Frontmatter
                     other => {
                         notes.push((
                             line_of(&key),
-                            format!(
-                                "`allowed-tools` should be a string, found {}; ignored",
-                                json_kind(&other)
-                            ),
+                            format!("`allowed-tools` should be a string, found {}; ignored", json_kind(&other)),
                         ));
                         None
                     }
@@ -208,23 +185,15 @@ pub fn read(yaml: &str, yaml_line: usize) -> Result<ReadFrontmatter, Frontmatter
             "metadata" => match value {
                 Value::Object(m) => fm.metadata = m.into_iter().collect(),
                 Value::Null => {}
-                other => notes.push((
-                    line_of(&key),
-                    format!(
-                        "`metadata` should be a map, found {}; ignored",
-                        json_kind(&other)
-                    ),
-                )),
+                other => notes
+                    .push((line_of(&key), format!("`metadata` should be a map, found {}; ignored", json_kind(&other)))),
             },
             _ => {
                 fm.extra.insert(key, value);
             }
         }
     }
-    Ok(ReadFrontmatter {
-        frontmatter: fm,
-        notes,
-    })
+    Ok(ReadFrontmatter { frontmatter: fm, notes })
 }
 
 /// Splits an allowed-tools string on spaces and commas outside parentheses:
@@ -258,10 +227,7 @@ fn guard(yaml: &str, yaml_line: usize) -> Result<(), FrontmatterError> {
     if yaml.len() > MAX_FRONTMATTER_BYTES {
         return Err(FrontmatterError {
             line: Some(yaml_line),
-            message: format!(
-                "frontmatter is {} bytes, over the limit of {MAX_FRONTMATTER_BYTES}",
-                yaml.len()
-            ),
+            message: format!("frontmatter is {} bytes, over the limit of {MAX_FRONTMATTER_BYTES}", yaml.len()),
         });
     }
     let mut depth = 0usize;
@@ -289,11 +255,7 @@ fn guard(yaml: &str, yaml_line: usize) -> Result<(), FrontmatterError> {
         }
         prev = c;
     }
-    let deepest_indent = yaml
-        .lines()
-        .map(|l| l.len() - l.trim_start().len())
-        .max()
-        .unwrap_or(0);
+    let deepest_indent = yaml.lines().map(|l| l.len() - l.trim_start().len()).max().unwrap_or(0);
     if deepest_indent > MAX_NESTING * 4 {
         return Err(FrontmatterError {
             line: Some(yaml_line),
@@ -316,14 +278,9 @@ fn quote_unquoted_colons(yaml: &str) -> (String, Vec<usize>) {
             }
             let (key, value) = line.split_once(':')?;
             let value = value.trim();
-            let plain = !value.is_empty()
-                && !value.starts_with(['"', '\'', '[', '{', '|', '>', '&', '*', '!']);
-            (plain && value.contains(": ") && !key.contains(' ')).then(|| {
-                format!(
-                    "{key}: \"{}\"",
-                    value.replace('\\', "\\\\").replace('"', "\\\"")
-                )
-            })
+            let plain = !value.is_empty() && !value.starts_with(['"', '\'', '[', '{', '|', '>', '&', '*', '!']);
+            (plain && value.contains(": ") && !key.contains(' '))
+                .then(|| format!("{key}: \"{}\"", value.replace('\\', "\\\\").replace('"', "\\\"")))
         })();
         match fixed {
             Some(fixed) => {
@@ -356,10 +313,7 @@ fn yaml_error(message: &str, yaml_line: usize) -> FrontmatterError {
             message: format!("frontmatter is not valid YAML: {what} (column {column})"),
         };
     }
-    FrontmatterError {
-        line: Some(yaml_line),
-        message: format!("frontmatter is not valid YAML: {message}"),
-    }
+    FrontmatterError { line: Some(yaml_line), message: format!("frontmatter is not valid YAML: {message}") }
 }
 
 fn pod_to_json(pod: Pod) -> Value {
@@ -367,20 +321,13 @@ fn pod_to_json(pod: Pod) -> Value {
         Pod::Null => Value::Null,
         Pod::String(s) => Value::String(s),
         Pod::Integer(i) => Value::from(i),
-        Pod::Float(f) => serde_json::Number::from_f64(f)
-            .map(Value::Number)
-            .unwrap_or(Value::Null),
+        Pod::Float(f) => serde_json::Number::from_f64(f).map(Value::Number).unwrap_or(Value::Null),
         Pod::Boolean(b) => Value::Bool(b),
         Pod::Array(items) => Value::Array(items.into_iter().map(pod_to_json).collect()),
         Pod::Hash(map) => {
             // Sorted, so that output never depends on hash order.
             let sorted: BTreeMap<String, Pod> = map.into_iter().collect();
-            Value::Object(
-                sorted
-                    .into_iter()
-                    .map(|(k, v)| (k, pod_to_json(v)))
-                    .collect(),
-            )
+            Value::Object(sorted.into_iter().map(|(k, v)| (k, pod_to_json(v))).collect())
         }
     }
 }
@@ -442,10 +389,7 @@ mod tests {
     fn lenient_fallback_quotes_unquoted_colons() {
         let yaml = "name: sql\ndescription: Reviews SQL: finds injection risks\n";
         let read = read(yaml, 2).unwrap();
-        assert_eq!(
-            read.frontmatter.description.as_deref(),
-            Some("Reviews SQL: finds injection risks")
-        );
+        assert_eq!(read.frontmatter.description.as_deref(), Some("Reviews SQL: finds injection risks"));
         assert_eq!(read.notes.len(), 1);
         assert_eq!(read.notes[0].0, Some(3));
     }
@@ -454,11 +398,7 @@ mod tests {
     fn broken_yaml_names_the_skill_md_line() {
         let yaml = "name: broken\ndescription: [unclosed, \"oops\n  bad: x: y\n";
         let err = read(yaml, 2).unwrap_err();
-        assert!(
-            err.message.starts_with("frontmatter is not valid YAML"),
-            "{}",
-            err.message
-        );
+        assert!(err.message.starts_with("frontmatter is not valid YAML"), "{}", err.message);
         let line = err.line.unwrap();
         assert!((3..=5).contains(&line), "line {line}");
     }
@@ -476,10 +416,7 @@ mod tests {
 
     #[test]
     fn splits_tool_lists_outside_parentheses() {
-        assert_eq!(
-            split_tools("Bash(git log:*) Read, Write"),
-            ["Bash(git log:*)", "Read", "Write"]
-        );
+        assert_eq!(split_tools("Bash(git log:*) Read, Write"), ["Bash(git log:*)", "Read", "Write"]);
         assert!(split_tools("  ").is_empty());
     }
 }

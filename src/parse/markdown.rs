@@ -6,10 +6,7 @@ use pulldown_cmark::{CodeBlockKind, Event, HeadingLevel, Options, Parser, Tag, T
 
 /// The Markdown flavour used everywhere: GitHub's tables, strikethrough, task lists, footnotes.
 pub fn options() -> Options {
-    Options::ENABLE_TABLES
-        | Options::ENABLE_STRIKETHROUGH
-        | Options::ENABLE_TASKLISTS
-        | Options::ENABLE_FOOTNOTES
+    Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS | Options::ENABLE_FOOTNOTES
 }
 
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
@@ -70,28 +67,19 @@ struct LineIndex {
 
 impl LineIndex {
     fn new(text: &str, first_line: usize) -> Self {
-        let starts = std::iter::once(0)
-            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-            .collect();
+        let starts = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
         Self { starts, first_line }
     }
 
     fn line(&self, offset: usize) -> usize {
-        self.first_line
-            + self
-                .starts
-                .partition_point(|&s| s <= offset)
-                .saturating_sub(1)
+        self.first_line + self.starts.partition_point(|&s| s <= offset).saturating_sub(1)
     }
 }
 
 /// Reads a body that starts at SKILL.md line `first_line`.
 pub fn outline(body: &str, first_line: usize) -> Outline {
     let lines = LineIndex::new(body, first_line);
-    let mut out = Outline {
-        sections: vec![Section::default()],
-        ..Default::default()
-    };
+    let mut out = Outline { sections: vec![Section::default()], ..Default::default() };
 
     let mut heading: Option<(u8, String, usize)> = None;
     let mut code: Option<(String, String, usize)> = None;
@@ -107,15 +95,8 @@ pub fn outline(body: &str, first_line: usize) -> Outline {
             }
             Event::End(TagEnd::Heading(_)) => {
                 if let Some((level, text, line)) = heading.take() {
-                    out.headings.push(Heading {
-                        level,
-                        text: collapse(&text),
-                        line,
-                    });
-                    out.sections.push(Section {
-                        heading: Some(out.headings.len() - 1),
-                        ..Default::default()
-                    });
+                    out.headings.push(Heading { level, text: collapse(&text), line });
+                    out.sections.push(Section { heading: Some(out.headings.len() - 1), ..Default::default() });
                 }
             }
             Event::Start(Tag::CodeBlock(kind)) => {
@@ -128,8 +109,8 @@ pub fn outline(body: &str, first_line: usize) -> Outline {
                     CodeBlockKind::Indented => String::new(),
                 };
                 code_words += count_words(&body[range.clone()]);
-                let first = lines.line(range.start)
-                    + usize::from(body[range.clone()].trim_start().starts_with(['`', '~']));
+                let first =
+                    lines.line(range.start) + usize::from(body[range.clone()].trim_start().starts_with(['`', '~']));
                 code = Some((lang, String::new(), first));
             }
             Event::End(TagEnd::CodeBlock) => {
@@ -149,45 +130,21 @@ pub fn outline(body: &str, first_line: usize) -> Outline {
             Event::End(TagEnd::List(_)) => list_depth = list_depth.saturating_sub(1),
             Event::Start(Tag::Item) if list_depth == 1 => item_text = Some(String::new()),
             Event::End(TagEnd::Item) if list_depth == 1 => {
-                if let Some(text) = item_text
-                    .take()
-                    .map(|t| collapse(&t))
-                    .filter(|t| !t.is_empty())
-                {
-                    out.sections
-                        .last_mut()
-                        .expect("always one section")
-                        .items
-                        .push(text);
+                if let Some(text) = item_text.take().map(|t| collapse(&t)).filter(|t| !t.is_empty()) {
+                    out.sections.last_mut().expect("always one section").items.push(text);
                 }
             }
             Event::Start(Tag::Paragraph) if list_depth == 0 => paragraph = Some(String::new()),
             Event::End(TagEnd::Paragraph) if list_depth == 0 => {
-                if let Some(text) = paragraph
-                    .take()
-                    .map(|t| collapse(&t))
-                    .filter(|t| !t.is_empty())
-                {
-                    out.sections
-                        .last_mut()
-                        .expect("always one section")
-                        .paragraphs
-                        .push(text);
+                if let Some(text) = paragraph.take().map(|t| collapse(&t)).filter(|t| !t.is_empty()) {
+                    out.sections.last_mut().expect("always one section").paragraphs.push(text);
                 }
             }
             Event::Start(Tag::Link { dest_url, .. }) => {
-                out.links.push(Link {
-                    url: dest_url.to_string(),
-                    line: lines.line(range.start),
-                    is_image: false,
-                });
+                out.links.push(Link { url: dest_url.to_string(), line: lines.line(range.start), is_image: false });
             }
             Event::Start(Tag::Image { dest_url, .. }) => {
-                out.links.push(Link {
-                    url: dest_url.to_string(),
-                    line: lines.line(range.start),
-                    is_image: true,
-                });
+                out.links.push(Link { url: dest_url.to_string(), line: lines.line(range.start), is_image: true });
             }
             Event::Text(text) => {
                 if let Some((_, code_text, _)) = code.as_mut() {
@@ -197,13 +154,10 @@ pub fn outline(body: &str, first_line: usize) -> Outline {
                 push_text(&mut heading, &mut item_text, &mut paragraph, &text);
             }
             Event::Code(text) => {
-                out.inline_code
-                    .push((text.to_string(), lines.line(range.start)));
+                out.inline_code.push((text.to_string(), lines.line(range.start)));
                 push_text(&mut heading, &mut item_text, &mut paragraph, &text);
             }
-            Event::SoftBreak | Event::HardBreak => {
-                push_text(&mut heading, &mut item_text, &mut paragraph, " ")
-            }
+            Event::SoftBreak | Event::HardBreak => push_text(&mut heading, &mut item_text, &mut paragraph, " "),
             // Nested list items keep their parent's text readable: a space between them.
             Event::Start(Tag::Item) => push_text(&mut heading, &mut item_text, &mut paragraph, " "),
             _ => {}
@@ -268,20 +222,8 @@ mod tests {
     #[test]
     fn outlines_headings_sections_and_code() {
         let o = outline(BODY, 10);
-        let headings: Vec<(u8, &str, usize)> = o
-            .headings
-            .iter()
-            .map(|h| (h.level, h.text.as_str(), h.line))
-            .collect();
-        assert_eq!(
-            headings,
-            [
-                (1, "Title", 10),
-                (2, "When to Use", 14),
-                (2, "Steps", 20),
-                (3, "Step 1: Do it", 22)
-            ]
-        );
+        let headings: Vec<(u8, &str, usize)> = o.headings.iter().map(|h| (h.level, h.text.as_str(), h.line)).collect();
+        assert_eq!(headings, [(1, "Title", 10), (2, "When to Use", 14), (2, "Steps", 20), (3, "Step 1: Do it", 22)]);
         assert_eq!(o.sections[1].paragraphs, ["Intro text here."]);
         assert_eq!(o.sections[2].items, ["First case", "Second case nested"]);
         assert_eq!(o.code_blocks.len(), 1);
@@ -297,10 +239,7 @@ mod tests {
     fn counts_words_outside_code_blocks() {
         assert_eq!(count_words("don't write_file step-by-step, ok?"), 4);
         assert_eq!(count_words("- -- ## 1."), 1);
-        let o = outline(
-            "one two\n\n```bash\nthree four five\n```\n\n    six seven\n\n1. eight\n",
-            1,
-        );
+        let o = outline("one two\n\n```bash\nthree four five\n```\n\n    six seven\n\n1. eight\n", 1);
         assert_eq!(o.words, 4);
     }
 }

@@ -40,20 +40,13 @@ pub fn parse_skill(path: &Path, bytes: &[u8]) -> Result<ParsedSkill, Diagnostic>
         return Err(Diagnostic::error(
             path,
             None,
-            format!(
-                "is {} bytes, over the limit of {MAX_SKILL_MD_BYTES}; the skill is left out",
-                bytes.len()
-            ),
+            format!("is {} bytes, over the limit of {MAX_SKILL_MD_BYTES}; the skill is left out", bytes.len()),
         ));
     }
     let mut diagnostics = Vec::new();
     let (text, lossy) = decode(bytes);
     if lossy {
-        diagnostics.push(Diagnostic::warning(
-            path,
-            None,
-            "is not valid UTF-8; invalid bytes were replaced",
-        ));
+        diagnostics.push(Diagnostic::warning(path, None, "is not valid UTF-8; invalid bytes were replaced"));
     }
     let split = frontmatter::split(&text);
     let Some(yaml) = split.yaml else {
@@ -63,42 +56,22 @@ pub fn parse_skill(path: &Path, bytes: &[u8]) -> Result<ParsedSkill, Diagnostic>
             "has no frontmatter (a `---` line, YAML, then `---`); the skill is left out",
         ));
     };
-    let read = frontmatter::read(yaml, split.yaml_line).map_err(|err| {
-        Diagnostic::error(
-            path,
-            err.line,
-            format!("{}; the skill is left out", err.message),
-        )
-    })?;
-    diagnostics.extend(
-        read.notes
-            .into_iter()
-            .map(|(line, message)| Diagnostic::warning(path, line, message)),
-    );
+    let read = frontmatter::read(yaml, split.yaml_line)
+        .map_err(|err| Diagnostic::error(path, err.line, format!("{}; the skill is left out", err.message)))?;
+    diagnostics.extend(read.notes.into_iter().map(|(line, message)| Diagnostic::warning(path, line, message)));
     let body_start = text.len() - split.body.len();
     let body_line = split.body_line;
     let outline = markdown::outline(&text[body_start..], body_line);
-    Ok(ParsedSkill {
-        frontmatter: read.frontmatter,
-        text,
-        body_start,
-        body_line,
-        outline,
-        diagnostics,
-    })
+    Ok(ParsedSkill { frontmatter: read.frontmatter, text, body_start, body_line, outline, diagnostics })
 }
 
 /// Decodes UTF-8 (with or without BOM) and UTF-16 with a BOM; anything else is read lossily.
 /// Returns the text and whether bytes had to be replaced.
 pub fn decode(bytes: &[u8]) -> (String, bool) {
     let utf16 = |le: bool| {
-        let units = bytes[2..].chunks_exact(2).map(|p| {
-            if le {
-                u16::from_le_bytes([p[0], p[1]])
-            } else {
-                u16::from_be_bytes([p[0], p[1]])
-            }
-        });
+        let units = bytes[2..]
+            .chunks_exact(2)
+            .map(|p| if le { u16::from_le_bytes([p[0], p[1]]) } else { u16::from_be_bytes([p[0], p[1]]) });
         let mut lossy = bytes.len() % 2 != 0;
         let text = char::decode_utf16(units)
             .map(|r| {
@@ -132,10 +105,8 @@ mod tests {
     #[test]
     fn decodes_boms_and_utf16() {
         assert_eq!(decode(b"\xEF\xBB\xBFhi"), ("hi".to_string(), false));
-        let utf16: Vec<u8> = [0xFF, 0xFE]
-            .into_iter()
-            .chain("hé".encode_utf16().flat_map(|u| u.to_le_bytes()))
-            .collect();
+        let utf16: Vec<u8> =
+            [0xFF, 0xFE].into_iter().chain("hé".encode_utf16().flat_map(|u| u.to_le_bytes())).collect();
         assert_eq!(decode(&utf16), ("hé".to_string(), false));
         assert!(decode(b"a\xFFb").1);
     }
@@ -149,11 +120,9 @@ mod tests {
 
     #[test]
     fn parses_a_crlf_skill() {
-        let parsed = parse_skill(
-            Path::new("SKILL.md"),
-            b"---\r\nname: a\r\ndescription: b\r\n---\r\n# T\r\n\r\ntext\r\n",
-        )
-        .unwrap();
+        let parsed =
+            parse_skill(Path::new("SKILL.md"), b"---\r\nname: a\r\ndescription: b\r\n---\r\n# T\r\n\r\ntext\r\n")
+                .unwrap();
         assert_eq!(parsed.frontmatter.name.as_deref(), Some("a"));
         assert_eq!(parsed.body_line, 5);
         assert_eq!(parsed.outline.headings[0].text, "T");

@@ -19,23 +19,11 @@ pub fn render(markdown: &str, links: &LinkBase) -> String {
     let events = Parser::new_ext(markdown, crate::parse::markdown::options()).flat_map(|event| {
         let out: Vec<Event> = match event {
             Event::Html(raw) | Event::InlineHtml(raw) => vec![Event::Text(raw)],
-            Event::Start(Tag::Heading {
-                level,
-                id: _,
-                classes: _,
-                attrs: _,
-            }) => {
-                vec![Event::Start(Tag::Heading {
-                    level: shift(level),
-                    id: None,
-                    classes: vec![],
-                    attrs: vec![],
-                })]
+            Event::Start(Tag::Heading { level, id: _, classes: _, attrs: _ }) => {
+                vec![Event::Start(Tag::Heading { level: shift(level), id: None, classes: vec![], attrs: vec![] })]
             }
             Event::End(TagEnd::Heading(level)) => vec![Event::End(TagEnd::Heading(shift(level)))],
-            Event::Start(Tag::Image {
-                dest_url, title, ..
-            }) => match safe_url(&dest_url, links) {
+            Event::Start(Tag::Image { dest_url, title, .. }) => match safe_url(&dest_url, links) {
                 Some(url) => vec![
                     Event::Start(Tag::Link {
                         link_type: pulldown_cmark::LinkType::Inline,
@@ -58,18 +46,8 @@ pub fn render(markdown: &str, links: &LinkBase) -> String {
                     vec![Event::End(TagEnd::Link)]
                 }
             }
-            Event::Start(Tag::Link {
-                link_type,
-                dest_url,
-                title,
-                id,
-            }) => match safe_url(&dest_url, links) {
-                Some(url) => vec![Event::Start(Tag::Link {
-                    link_type,
-                    dest_url: url.into(),
-                    title,
-                    id,
-                })],
+            Event::Start(Tag::Link { link_type, dest_url, title, id }) => match safe_url(&dest_url, links) {
+                Some(url) => vec![Event::Start(Tag::Link { link_type, dest_url: url.into(), title, id })],
                 None => {
                     inert_links += 1;
                     vec![]
@@ -100,19 +78,12 @@ pub fn render(markdown: &str, links: &LinkBase) -> String {
             }
             Event::End(TagEnd::Heading(_)) => {
                 let text = heading_text.take().unwrap_or_default();
-                let id = unique_id(
-                    &format!("md-{}", crate::model::slugify(&text)),
-                    &mut used_ids,
-                );
+                let id = unique_id(&format!("md-{}", crate::model::slugify(&text)), &mut used_ids);
                 if let Some(start) = open.take()
                     && let Event::Start(Tag::Heading { level, .. }) = events[start]
                 {
-                    events[start] = Event::Start(Tag::Heading {
-                        level,
-                        id: Some(id.into()),
-                        classes: vec![],
-                        attrs: vec![],
-                    });
+                    events[start] =
+                        Event::Start(Tag::Heading { level, id: Some(id.into()), classes: vec![], attrs: vec![] });
                 }
             }
             Event::Text(t) | Event::Code(t) => {
@@ -152,10 +123,7 @@ fn unique_id(base: &str, used: &mut Vec<String>) -> String {
 /// relative. Relative paths resolve against the skill's folder in its repository.
 pub fn safe_url(url: &str, links: &LinkBase) -> Option<String> {
     // Browsers ignore control characters and whitespace inside a scheme; so must we.
-    let compact: String = url
-        .chars()
-        .filter(|c| !c.is_whitespace() && !c.is_control())
-        .collect();
+    let compact: String = url.chars().filter(|c| !c.is_whitespace() && !c.is_control()).collect();
     let lower = compact.to_ascii_lowercase();
     if let Some(colon) = lower.find(':') {
         let scheme = &lower[..colon];
@@ -186,16 +154,11 @@ pub fn safe_url(url: &str, links: &LinkBase) -> Option<String> {
 mod tests {
     use super::*;
 
-    const BASE: LinkBase = LinkBase {
-        blob_dir: "https://github.com/o/r/blob/HEAD/s/",
-    };
+    const BASE: LinkBase = LinkBase { blob_dir: "https://github.com/o/r/blob/HEAD/s/" };
 
     #[test]
     fn shows_raw_html_as_text_and_shifts_headings() {
-        let html = render(
-            "# Title\n\n<script>alert(1)</script>\n\nText <b onclick=x>b</b>\n",
-            &BASE,
-        );
+        let html = render("# Title\n\n<script>alert(1)</script>\n\nText <b onclick=x>b</b>\n", &BASE);
         assert!(html.contains("<h3 id=\"md-title\">Title</h3>"), "{html}");
         assert!(!html.contains("<script"), "{html}");
         assert!(!html.contains("<b "), "{html}");
@@ -211,10 +174,7 @@ mod tests {
         let hrefs: Vec<&str> = html.split("href=\"").skip(1).collect();
         assert_eq!(hrefs.len(), 1, "{html}");
         assert!(hrefs.iter().all(|h| h.starts_with("https://")), "{html}");
-        assert!(
-            html.contains("<a href=\"https://github.com/o/r/blob/HEAD/s/pic.png\">Image: img</a>"),
-            "{html}"
-        );
+        assert!(html.contains("<a href=\"https://github.com/o/r/blob/HEAD/s/pic.png\">Image: img</a>"), "{html}");
         assert!(!html.contains("<img"), "{html}");
     }
 
@@ -227,10 +187,7 @@ mod tests {
 
     #[test]
     fn keeps_web_links_and_anchors() {
-        let html = render(
-            "[x](https://example.com/a) [y](#When-To-Use) [z](scripts/run.sh)",
-            &BASE,
-        );
+        let html = render("[x](https://example.com/a) [y](#When-To-Use) [z](scripts/run.sh)", &BASE);
         assert!(html.contains("href=\"https://example.com/a\""));
         assert!(html.contains("href=\"#md-when-to-use\""));
         assert!(html.contains("href=\"https://github.com/o/r/blob/HEAD/s/scripts/run.sh\""));

@@ -30,14 +30,8 @@ const TEMPLATES: &[(&str, &str)] = &[
 ];
 const STATIC_FILES: &[(&str, &[u8])] = &[
     ("static/style.css", include_bytes!("../../static/style.css")),
-    (
-        "static/catalog.js",
-        include_bytes!("../../static/catalog.js"),
-    ),
-    (
-        "static/favicon.svg",
-        include_bytes!("../../static/favicon.svg"),
-    ),
+    ("static/catalog.js", include_bytes!("../../static/catalog.js")),
+    ("static/favicon.svg", include_bytes!("../../static/favicon.svg")),
 ];
 
 pub struct Renderer {
@@ -49,24 +43,16 @@ impl Renderer {
         let mut tera = tera::Tera::new();
         tera.autoescape_on(vec![".html"]);
         tera.add_raw_templates(TEMPLATES.iter().copied())
-            .map_err(|e| Error::Template {
-                name: "(embedded)".into(),
-                message: error_chain(&e),
-            })?;
+            .map_err(|e| Error::Template { name: "(embedded)".into(), message: error_chain(&e) })?;
         Ok(Renderer { tera })
     }
 
     pub fn render<T: Serialize>(&self, template: &str, data: &T) -> Result<String> {
-        let context = tera::Context::from_serialize(data).map_err(|e| Error::Template {
-            name: template.into(),
-            message: error_chain(&e),
-        })?;
+        let context = tera::Context::from_serialize(data)
+            .map_err(|e| Error::Template { name: template.into(), message: error_chain(&e) })?;
         self.tera
             .render(template, &context)
-            .map_err(|e| Error::Template {
-                name: template.into(),
-                message: error_chain(&e),
-            })
+            .map_err(|e| Error::Template { name: template.into(), message: error_chain(&e) })
     }
 }
 
@@ -88,11 +74,7 @@ pub struct RenderStats {
 }
 
 /// Renders every page of the catalog into `out`.
-pub fn render_site(
-    catalog: &Catalog,
-    renderer: &Renderer,
-    out: &SiteWriter,
-) -> Result<RenderStats> {
+pub fn render_site(catalog: &Catalog, renderer: &Renderer, out: &SiteWriter) -> Result<RenderStats> {
     let site = |page_dir: &str| SiteCtx {
         title: catalog.config.title.clone(),
         description: catalog.config.description.clone(),
@@ -107,49 +89,28 @@ pub fn render_site(
     }
 
     // Skill pages: the bulk of the work, one per skill, in parallel.
-    (0..catalog.skills.len())
-        .into_par_iter()
-        .try_for_each(|index| -> Result<()> {
-            let skill = &catalog.skills[index];
-            let repo = &catalog.repos[skill.repo];
-            let dir = skill.url_path(repo);
-            let page = SkillPage {
-                site: site(&dir),
-                skill: skill_page::skill_ctx(catalog, index),
-            };
-            let html = renderer.render("skill.html", &page)?;
-            out.write(&format!("{dir}index.html"), html.as_bytes())?;
-            if skill.analysis.license.redistributable {
-                out.write(&format!("{dir}SKILL.md"), skill.parsed.text.as_bytes())?;
-            }
-            Ok(())
-        })?;
+    (0..catalog.skills.len()).into_par_iter().try_for_each(|index| -> Result<()> {
+        let skill = &catalog.skills[index];
+        let repo = &catalog.repos[skill.repo];
+        let dir = skill.url_path(repo);
+        let page = SkillPage { site: site(&dir), skill: skill_page::skill_ctx(catalog, index) };
+        let html = renderer.render("skill.html", &page)?;
+        out.write(&format!("{dir}index.html"), html.as_bytes())?;
+        if skill.analysis.license.redistributable {
+            out.write(&format!("{dir}SKILL.md"), skill.parsed.text.as_bytes())?;
+        }
+        Ok(())
+    })?;
     let mut pages = catalog.skills.len();
 
     for repo in &catalog.repos {
         let dir = repo.url_path();
         let root = urls::path_to_root(&dir);
         let facts = vec![
-            Fact {
-                label: "Skills",
-                value: repo.skills.len().to_string(),
-                known: true,
-            },
-            Fact {
-                label: "Licence",
-                value: repo.license.label.clone(),
-                known: repo.license.spdx.is_some(),
-            },
-            Fact {
-                label: "Commit",
-                value: "Not known".into(),
-                known: false,
-            },
-            Fact {
-                label: "Updated",
-                value: "Not known".into(),
-                known: false,
-            },
+            Fact { label: "Skills", value: repo.skills.len().to_string(), known: true },
+            Fact { label: "Licence", value: repo.license.label.clone(), known: repo.license.spdx.is_some() },
+            Fact { label: "Commit", value: "Not known".into(), known: false },
+            Fact { label: "Updated", value: "Not known".into(), known: false },
         ];
         let page = RepoPage {
             site: site(&dir),
@@ -158,17 +119,10 @@ pub fn render_site(
                 owner: repo.id.owner.clone(),
                 web: repo.web_url(),
                 facts,
-                skills: repo
-                    .skills
-                    .iter()
-                    .map(|&i| skill_page::card(catalog, i, &root))
-                    .collect(),
+                skills: repo.skills.iter().map(|&i| skill_page::card(catalog, i, &root)).collect(),
             },
         };
-        out.write(
-            &format!("{dir}index.html"),
-            renderer.render("repo.html", &page)?.as_bytes(),
-        )?;
+        out.write(&format!("{dir}index.html"), renderer.render("repo.html", &page)?.as_bytes())?;
         pages += 1;
     }
 
@@ -178,10 +132,7 @@ pub fn render_site(
         site: site(""),
         skill_count: catalog.skills.len(),
         repo_count: catalog.repos.len(),
-        skills: order
-            .into_iter()
-            .map(|i| skill_page::card(catalog, i, ""))
-            .collect(),
+        skills: order.into_iter().map(|i| skill_page::card(catalog, i, "")).collect(),
         repos: catalog
             .repos
             .iter()
@@ -193,10 +144,7 @@ pub fn render_site(
             })
             .collect(),
     };
-    out.write(
-        "index.html",
-        renderer.render("index.html", &index)?.as_bytes(),
-    )?;
+    out.write("index.html", renderer.render("index.html", &index)?.as_bytes())?;
     pages += 1;
 
     let report = ReportPage {
@@ -217,21 +165,11 @@ pub fn render_site(
             })
             .collect(),
     };
-    out.write(
-        "report/index.html",
-        renderer.render("report.html", &report)?.as_bytes(),
-    )?;
+    out.write("report/index.html", renderer.render("report.html", &report)?.as_bytes())?;
     // The 404 page is served from any depth, so it links from the site root by absolute path.
-    let not_found = PlainPage {
-        site: SiteCtx {
-            root: urls::absolute(&catalog.config.base_url, ""),
-            ..site("404.html")
-        },
-    };
-    out.write(
-        "404.html",
-        renderer.render("404.html", &not_found)?.as_bytes(),
-    )?;
+    let not_found =
+        PlainPage { site: SiteCtx { root: urls::absolute(&catalog.config.base_url, ""), ..site("404.html") } };
+    out.write("404.html", renderer.render("404.html", &not_found)?.as_bytes())?;
     pages += 2;
     Ok(RenderStats { pages })
 }

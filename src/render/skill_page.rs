@@ -26,16 +26,9 @@ pub fn skill_ctx(catalog: &Catalog, index: usize) -> SkillCtx {
     let folder = skill.dir.rel_dir.clone();
     let folder_name = skill.folder_name(repo).to_string();
     let repo_web = repo.web_url();
-    let folder_web = if folder.is_empty() {
-        repo_web.clone()
-    } else {
-        format!("{repo_web}/tree/HEAD/{folder}")
-    };
-    let blob_dir = if folder.is_empty() {
-        format!("{repo_web}/blob/HEAD/")
-    } else {
-        format!("{repo_web}/blob/HEAD/{folder}/")
-    };
+    let folder_web = if folder.is_empty() { repo_web.clone() } else { format!("{repo_web}/tree/HEAD/{folder}") };
+    let blob_dir =
+        if folder.is_empty() { format!("{repo_web}/blob/HEAD/") } else { format!("{repo_web}/blob/HEAD/{folder}/") };
     let tokens = format!("~{}", compact_count(cost.tokens));
     let words = about_words(cost.words);
     let license = &analysis.license;
@@ -49,100 +42,45 @@ pub fn skill_ctx(catalog: &Catalog, index: usize) -> SkillCtx {
         tree_url: &folder_web,
     });
 
-    let known = |value: String| Fact {
-        label: "",
-        value,
-        known: true,
-    };
-    let unknown = || Fact {
-        label: "",
-        value: NOT_KNOWN.to_string(),
-        known: false,
-    };
+    let known = |value: String| Fact { label: "", value, known: true };
+    let unknown = || Fact { label: "", value: NOT_KNOWN.to_string(), known: false };
     let facts = vec![
-        Fact {
-            label: "Skill name",
-            ..known(skill.name.clone())
-        },
-        Fact {
-            label: "GitHub stars",
-            ..unknown()
-        },
-        Fact {
-            label: "Token cost",
-            ..known(format!("{tokens} tokens"))
-        },
-        Fact {
-            label: "SKILL.md length",
-            ..known(format!("{words} words"))
-        },
-        Fact {
-            label: "Files",
-            ..known(skill.dir.files.len().to_string())
-        },
-        Fact {
-            label: "Skills in repo",
-            ..known(repo.skill_folders.to_string())
-        },
-        Fact {
-            label: "Repo updated",
-            ..unknown()
-        },
-        Fact {
-            label: "First seen",
-            ..unknown()
-        },
+        Fact { label: "Skill name", ..known(skill.name.clone()) },
+        Fact { label: "GitHub stars", ..unknown() },
+        Fact { label: "Token cost", ..known(format!("{tokens} tokens")) },
+        Fact { label: "SKILL.md length", ..known(format!("{words} words")) },
+        Fact { label: "Files", ..known(skill.dir.files.len().to_string()) },
+        Fact { label: "Skills in repo", ..known(repo.skill_folders.to_string()) },
+        Fact { label: "Repo updated", ..unknown() },
+        Fact { label: "First seen", ..unknown() },
         Fact {
             label: "Licence",
-            ..(if license.origin == LicenseOrigin::None {
-                unknown()
-            } else {
-                known(license.label.clone())
-            })
+            ..(if license.origin == LicenseOrigin::None { unknown() } else { known(license.label.clone()) })
         },
     ];
 
     let mut glance = Vec::new();
     if !digest.steps.is_empty() {
-        glance.push(format!(
-            "Works in {} steps: {}",
-            digest.steps.len(),
-            digest.steps.join(" → ")
-        ));
+        glance.push(format!("Works in {} steps: {}", digest.steps.len(), digest.steps.join(" → ")));
     }
     if let Some(first) = digest.when_to_use.first() {
         glance.push(first.clone());
     }
     if !digest.sections.is_empty() {
-        glance.push(format!(
-            "SKILL.md covers {}",
-            list_with_more(&digest.sections, 4, "section")
-        ));
+        glance.push(format!("SKILL.md covers {}", list_with_more(&digest.sections, 4, "section")));
     }
     if !caps.commands.is_empty() {
-        glance.push(format!(
-            "Calls {}",
-            list_with_more(&caps.commands, 5, "command")
-        ));
+        glance.push(format!("Calls {}", list_with_more(&caps.commands, 5, "command")));
     }
 
     let mut intro = Vec::new();
     if !skill.description.is_empty() {
         intro.push(skill.description.clone());
     }
-    intro.extend(
-        digest
-            .intro
-            .iter()
-            .filter(|p| **p != skill.description)
-            .cloned(),
-    );
+    intro.extend(digest.intro.iter().filter(|p| **p != skill.description).cloned());
 
     let read_at = "as found in its source folder".to_string();
-    let holder = license
-        .holder
-        .clone()
-        .unwrap_or_else(|| repo.id.owner.clone());
+    let holder = license.holder.clone().unwrap_or_else(|| repo.id.owner.clone());
     let attribution = match license.spdx.as_deref() {
         Some(id) => format!("© {holder}, {id}"),
         None => format!("© {holder}"),
@@ -153,12 +91,7 @@ pub fn skill_ctx(catalog: &Catalog, index: usize) -> SkillCtx {
         republished: license.redistributable,
         withheld_reason: withheld_reason(license),
         html: if license.redistributable {
-            markdown::render(
-                skill.parsed.body(),
-                &LinkBase {
-                    blob_dir: &blob_dir,
-                },
-            )
+            markdown::render(skill.parsed.body(), &LinkBase { blob_dir: &blob_dir })
         } else {
             String::new()
         },
@@ -174,11 +107,7 @@ pub fn skill_ctx(catalog: &Catalog, index: usize) -> SkillCtx {
         .dir
         .files
         .iter()
-        .map(|f| FileRow {
-            path: f.path.clone(),
-            size: file_size(f.size),
-            href: format!("{blob_dir}{}", f.path),
-        })
+        .map(|f| FileRow { path: f.path.clone(), size: file_size(f.size), href: format!("{blob_dir}{}", f.path) })
         .collect();
 
     let more_from_repo: Vec<Card> = repo
@@ -292,10 +221,7 @@ fn list_with_more(items: &[String], shown: usize, noun: &str) -> String {
     };
     let more = items.len().saturating_sub(shown);
     if more > 0 {
-        text.push_str(&format!(
-            ", plus {more} more {noun}{}",
-            if more == 1 { "" } else { "s" }
-        ));
+        text.push_str(&format!(", plus {more} more {noun}{}", if more == 1 { "" } else { "s" }));
     }
     text
 }
@@ -305,20 +231,14 @@ fn frontmatter_rows(skill: &Skill) -> Vec<KeyValue> {
     let mut rows = Vec::new();
     let mut push = |k: &str, v: Option<String>| {
         if let Some(v) = v {
-            rows.push(KeyValue {
-                key: k.to_string(),
-                value: v,
-            });
+            rows.push(KeyValue { key: k.to_string(), value: v });
         }
     };
     push("name", fm.name.clone());
     push("description", fm.description.clone());
     push("license", fm.license.clone());
     push("compatibility", fm.compatibility.clone());
-    push(
-        "allowed-tools",
-        fm.allowed_tools.as_ref().map(|a| a.tools.join(" ")),
-    );
+    push("allowed-tools", fm.allowed_tools.as_ref().map(|a| a.tools.join(" ")));
     for (k, v) in &fm.metadata {
         push(&format!("metadata.{k}"), value_text(v));
     }
@@ -334,15 +254,10 @@ fn string_list(skill: &Skill, keys: &[&str]) -> Vec<String> {
     let fm = &skill.parsed.frontmatter;
     let mut out: Vec<String> = Vec::new();
     for key in keys {
-        for value in [fm.metadata.get(*key), fm.extra.get(*key)]
-            .into_iter()
-            .flatten()
-        {
+        for value in [fm.metadata.get(*key), fm.extra.get(*key)].into_iter().flatten() {
             let items: Vec<String> = match value {
                 serde_json::Value::Array(items) => items.iter().filter_map(value_text).collect(),
-                other => value_text(other)
-                    .map(|s| s.split(',').map(str::to_string).collect())
-                    .unwrap_or_default(),
+                other => value_text(other).map(|s| s.split(',').map(str::to_string).collect()).unwrap_or_default(),
             };
             for item in items {
                 let item = item.trim().trim_start_matches('#').to_string();
@@ -367,36 +282,22 @@ fn faq(
     let a = &skill.analysis;
     let mut faq = Vec::new();
     if !intro.is_empty() {
-        faq.push(Qa {
-            question: format!("What does {title} do?"),
-            answer: intro.join(" "),
-        });
+        faq.push(Qa { question: format!("What does {title} do?"), answer: intro.join(" ") });
     }
     if !a.digest.when_to_use.is_empty() {
         faq.push(Qa {
             question: format!("When should I use {title}?"),
-            answer: format!(
-                "{title} fits situations like: {}.",
-                a.digest.when_to_use.join("; ")
-            ),
+            answer: format!("{title} fits situations like: {}.", a.digest.when_to_use.join("; ")),
         });
     }
     let folder = skill.folder_name(repo);
-    let path = if skill.dir.rel_dir.is_empty() {
-        "the repository root".to_string()
-    } else {
-        skill.dir.rel_dir.clone()
-    };
+    let path = if skill.dir.rel_dir.is_empty() { "the repository root".to_string() } else { skill.dir.rel_dir.clone() };
     for agent in install.iter().take(2) {
         let Some(first) = agent.options.first() else {
             continue;
         };
-        let dir = AGENTS
-            .agents
-            .iter()
-            .find(|x| x.id == agent.id)
-            .map(|x| x.project_dir.as_str())
-            .unwrap_or(".agents/skills");
+        let dir =
+            AGENTS.agents.iter().find(|x| x.id == agent.id).map(|x| x.project_dir.as_str()).unwrap_or(".agents/skills");
         faq.push(Qa {
             question: format!("How do I install {title} in {}?", agent.name),
             answer: format!(
@@ -427,15 +328,9 @@ fn faq(
             ));
         }
         if !a.digest.requirements.is_empty() {
-            answer.push_str(&format!(
-                " Its requirements section lists: {}.",
-                a.digest.requirements.join("; ")
-            ));
+            answer.push_str(&format!(" Its requirements section lists: {}.", a.digest.requirements.join("; ")));
         }
-        faq.push(Qa {
-            question: format!("What does {title} need to run?"),
-            answer: answer.trim().to_string(),
-        });
+        faq.push(Qa { question: format!("What does {title} need to run?"), answer: answer.trim().to_string() });
     }
     faq.push(Qa {
         question: format!("Does {title} access the network?"),
@@ -463,10 +358,7 @@ fn faq(
         };
         faq.push(Qa {
             question: format!("What licence does {title} use?"),
-            answer: format!(
-                "{title} is published under the {} licence{whose}. {shown}",
-                a.license.label
-            ),
+            answer: format!("{title} is published under the {} licence{whose}. {shown}", a.license.label),
         });
     }
     faq.push(Qa {
@@ -501,11 +393,7 @@ fn faq_json_ld(faq: &[Qa]) -> String {
             "acceptedAnswer": {"@type": "Answer", "text": qa.answer},
         })).collect::<Vec<_>>(),
     });
-    value
-        .to_string()
-        .replace('<', "\\u003c")
-        .replace('>', "\\u003e")
-        .replace('&', "\\u0026")
+    value.to_string().replace('<', "\\u003c").replace('>', "\\u003e").replace('&', "\\u0026")
 }
 
 #[cfg(test)]
@@ -514,32 +402,17 @@ mod tests {
 
     #[test]
     fn lists_read_like_prose() {
-        let items: Vec<String> = ["A", "B", "C", "D", "E", "F"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        assert_eq!(
-            list_with_more(&items, 4, "section"),
-            "A, B, C and D, plus 2 more sections"
-        );
+        let items: Vec<String> = ["A", "B", "C", "D", "E", "F"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(list_with_more(&items, 4, "section"), "A, B, C and D, plus 2 more sections");
         assert_eq!(list_with_more(&items[..1], 4, "section"), "A");
-        assert_eq!(
-            list_with_more(&items[..5], 4, "section"),
-            "A, B, C and D, plus 1 more section"
-        );
+        assert_eq!(list_with_more(&items[..5], 4, "section"), "A, B, C and D, plus 1 more section");
     }
 
     #[test]
     fn json_ld_cannot_close_its_script() {
-        let out = faq_json_ld(&[Qa {
-            question: "</script><script>alert(1)</script>".into(),
-            answer: "&".into(),
-        }]);
+        let out = faq_json_ld(&[Qa { question: "</script><script>alert(1)</script>".into(), answer: "&".into() }]);
         assert!(!out.contains('<'));
         let back: serde_json::Value = serde_json::from_str(&out).unwrap();
-        assert_eq!(
-            back["mainEntity"][0]["name"],
-            "</script><script>alert(1)</script>"
-        );
+        assert_eq!(back["mainEntity"][0]["name"], "</script><script>alert(1)</script>");
     }
 }

@@ -8,11 +8,7 @@ pub fn path_to_root(page_dir: &str) -> String {
 
 /// The absolute URL of a site path under `base_url` (which may carry a sub-path).
 pub fn absolute(base_url: &str, site_path: &str) -> String {
-    format!(
-        "{}/{}",
-        base_url.trim_end_matches('/'),
-        site_path.trim_start_matches('/')
-    )
+    format!("{}/{}", base_url.trim_end_matches('/'), site_path.trim_start_matches('/'))
 }
 
 /// 7749 -> "7.7k", 24012 -> "24k", 915 -> "915".
@@ -60,10 +56,7 @@ mod tests {
     fn relative_and_absolute() {
         assert_eq!(path_to_root(""), "");
         assert_eq!(path_to_root("a/b/c/"), "../../../");
-        assert_eq!(
-            absolute("https://x.github.io/skills/", "/a/b/"),
-            "https://x.github.io/skills/a/b/"
-        );
+        assert_eq!(absolute("https://x.github.io/skills/", "/a/b/"), "https://x.github.io/skills/a/b/");
         assert_eq!(absolute("https://x.io", "a/"), "https://x.io/a/");
     }
 
