@@ -166,6 +166,7 @@ pub fn load_catalog(root: &Path, config: Config) -> Catalog {
             license: repo_license,
             skill_folders: source.skills.len(),
             skills: repo_skills,
+            facts: Default::default(),
         });
     }
 
@@ -217,7 +218,16 @@ fn load_skill(
             "has no `description`; agents cannot tell when to use it",
         ));
     }
-    Ok(Skill { repo: repo_index, slug: slugify(&folder_name), dir: dir.clone(), parsed, analysis, name, description })
+    Ok(Skill {
+        repo: repo_index,
+        slug: slugify(&folder_name),
+        dir: dir.clone(),
+        parsed,
+        analysis,
+        name,
+        description,
+        history: Default::default(),
+    })
 }
 
 /// Licence files are small; a large or unreadable one is treated as absent.

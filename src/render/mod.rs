@@ -109,8 +109,21 @@ pub fn render_site(catalog: &Catalog, renderer: &Renderer, out: &SiteWriter) -> 
         let facts = vec![
             Fact { label: "Skills", value: repo.skills.len().to_string(), known: true },
             Fact { label: "Licence", value: repo.license.label.clone(), known: repo.license.spdx.is_some() },
-            Fact { label: "Commit", value: "Not known".into(), known: false },
-            Fact { label: "Updated", value: "Not known".into(), known: false },
+            Fact {
+                label: "Stars",
+                value: repo.facts.stars.map(|s| urls::grouped(s as usize)).unwrap_or_else(|| "Not known".into()),
+                known: repo.facts.stars.is_some(),
+            },
+            Fact {
+                label: "Commit",
+                value: repo.facts.short_commit().unwrap_or("Not known").to_string(),
+                known: repo.facts.commit.is_some(),
+            },
+            Fact {
+                label: "Updated",
+                value: repo.facts.updated.map(|t| t.long_date()).unwrap_or_else(|| "Not known".into()),
+                known: repo.facts.updated.is_some(),
+            },
         ];
         let page = RepoPage {
             site: site(&dir),

@@ -43,20 +43,20 @@ pub fn skill_ctx(catalog: &Catalog, index: usize) -> SkillCtx {
     });
 
     let known = |value: String| Fact { label: "", value, known: true };
-    let unknown = || Fact { label: "", value: NOT_KNOWN.to_string(), known: false };
+    let maybe = |value: Option<String>| match value {
+        Some(value) => Fact { label: "", value, known: true },
+        None => Fact { label: "", value: NOT_KNOWN.to_string(), known: false },
+    };
     let facts = vec![
         Fact { label: "Skill name", ..known(skill.name.clone()) },
-        Fact { label: "GitHub stars", ..unknown() },
+        Fact { label: "GitHub stars", ..maybe(repo.facts.stars.map(|s| compact_count(s as usize))) },
         Fact { label: "Token cost", ..known(format!("{tokens} tokens")) },
         Fact { label: "SKILL.md length", ..known(format!("{words} words")) },
         Fact { label: "Files", ..known(skill.dir.files.len().to_string()) },
         Fact { label: "Skills in repo", ..known(repo.skill_folders.to_string()) },
-        Fact { label: "Repo updated", ..unknown() },
-        Fact { label: "First seen", ..unknown() },
-        Fact {
-            label: "Licence",
-            ..(if license.origin == LicenseOrigin::None { unknown() } else { known(license.label.clone()) })
-        },
+        Fact { label: "Repo updated", ..maybe(repo.facts.updated.map(|t| t.long_date())) },
+        Fact { label: "First seen", ..maybe(skill.history.first_seen.map(|t| t.long_date())) },
+        Fact { label: "Licence", ..maybe((license.origin != LicenseOrigin::None).then(|| license.label.clone())) },
     ];
 
     let mut glance = Vec::new();
@@ -79,7 +79,10 @@ pub fn skill_ctx(catalog: &Catalog, index: usize) -> SkillCtx {
     }
     intro.extend(digest.intro.iter().filter(|p| **p != skill.description).cloned());
 
-    let read_at = "as found in its source folder".to_string();
+    let read_at = match repo.facts.short_commit() {
+        Some(commit) => format!("at commit {commit}"),
+        None => "as found in its source folder".to_string(),
+    };
     let holder = license.holder.clone().unwrap_or_else(|| repo.id.owner.clone());
     let attribution = match license.spdx.as_deref() {
         Some(id) => format!("© {holder}, {id}"),
@@ -118,18 +121,7 @@ pub fn skill_ctx(catalog: &Catalog, index: usize) -> SkillCtx {
         .map(|&other| card(catalog, other, &root))
         .collect();
 
-    let compare = vec![CompareRow {
-        title: title.clone(),
-        repo: repo.id.full(),
-        href: "./".to_string(),
-        is_self: true,
-        stars: "—".to_string(),
-        used_in: "—".to_string(),
-        tokens: tokens.clone(),
-        auto_check: "Not checked".to_string(),
-        license: license.label.clone(),
-        updated: "—".to_string(),
-    }];
+    let compare = vec![compare_row(catalog, index, &root, true)];
 
     let tags = string_list(skill, &["tags", "keywords", "topics"]);
     let categories = string_list(skill, &["category", "categories"]);
@@ -195,6 +187,24 @@ pub fn card(catalog: &Catalog, index: usize, root: &str) -> Card {
         href: format!("{root}{}", skill.url_path(repo)),
         tokens: format!("~{}", compact_count(skill.analysis.cost.tokens)),
         license: skill.analysis.license.label.clone(),
+    }
+}
+
+/// A row of the "Compare with similar skills" table.
+pub fn compare_row(catalog: &Catalog, index: usize, root: &str, is_self: bool) -> CompareRow {
+    let skill = &catalog.skills[index];
+    let repo = &catalog.repos[skill.repo];
+    CompareRow {
+        title: skill.analysis.digest.title.clone(),
+        repo: repo.id.full(),
+        href: if is_self { "./".to_string() } else { format!("{root}{}", skill.url_path(repo)) },
+        is_self,
+        stars: repo.facts.stars.map(|s| compact_count(s as usize)).unwrap_or_else(|| "—".to_string()),
+        used_in: "—".to_string(),
+        tokens: format!("~{}", compact_count(skill.analysis.cost.tokens)),
+        auto_check: "Not checked".to_string(),
+        license: skill.analysis.license.label.clone(),
+        updated: repo.facts.updated.map(|t| t.iso_date()).unwrap_or_else(|| "—".to_string()),
     }
 }
 
@@ -372,11 +382,16 @@ fn faq(
     faq.push(Qa {
         question: format!("Who maintains {title}?"),
         answer: format!(
-            "It is published in {} by {}. The repository holds {} skill{}.",
+            "It is published in {} by {}{}. The repository holds {} skill{}.{}",
             repo.id.full(),
             repo.id.owner,
+            repo.facts.stars.map(|s| format!(", which has {} GitHub stars", grouped(s as usize))).unwrap_or_default(),
             grouped(repo.skill_folders),
-            if repo.skill_folders == 1 { "" } else { "s" }
+            if repo.skill_folders == 1 { "" } else { "s" },
+            repo.facts
+                .updated
+                .map(|t| format!(" The repository was last updated on {}.", t.long_date()))
+                .unwrap_or_default()
         ),
     });
     faq
