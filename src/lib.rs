@@ -13,5 +13,6 @@ pub mod error;
 pub mod model;
 pub mod ops;
 pub mod parse;
+pub mod relate;
 pub mod render;
 pub mod write;

@@ -18,6 +18,8 @@ pub struct Catalog {
     pub skills: Vec<Skill>,
     /// Everything the build could not read or had to guess, sorted by file and line.
     pub diagnostics: Vec<Diagnostic>,
+    /// Topics and similar skills, per skill (the relate stage).
+    pub relations: crate::relate::Relations,
 }
 
 #[derive(Debug)]

@@ -170,7 +170,7 @@ fn script_problems(html: &str) -> Vec<String> {
                 problems.push(format!("script element: {}", element.html()));
             }
         }
-        if matches!(el.name(), "iframe" | "object" | "embed" | "base" | "form" | "svg" | "math") {
+        if matches!(el.name(), "iframe" | "object" | "embed" | "base" | "svg" | "math") {
             problems.push(format!("{} element", el.name()));
         }
         for (name, value) in el.attrs() {
@@ -238,4 +238,97 @@ fn cli_summarises_and_strict_fails_on_diagnostics() {
         Command::new(env!("CARGO_BIN_EXE_catalog")).args(["build", "--root", "/nonexistent/catalog"]).output().unwrap();
     assert_eq!(missing.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&missing.stderr).contains("catalog.toml"));
+}
+
+#[test]
+fn similar_skills_rank_the_fixture_family_first() {
+    let (out, report) = build_into(&project_root());
+    let site = out.path().join("site");
+    let api: serde_json::Value = serde_json::from_slice(&std::fs::read(site.join("api/skills.json")).unwrap()).unwrap();
+    let similar_of = |id: &str| -> Vec<String> {
+        let skill =
+            api["skills"].as_array().unwrap().iter().find(|s| s["id"] == id).unwrap_or_else(|| panic!("no {id}"));
+        skill["similar"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect()
+    };
+    assert_eq!(
+        similar_of("northwind-labs/data-skills/python-script-runner")[0],
+        "northwind-labs/data-skills/python-script-runner-plus"
+    );
+    assert_eq!(
+        similar_of("northwind-labs/data-skills/python-script-runner-plus")[0],
+        "northwind-labs/data-skills/python-script-runner"
+    );
+    // Every skill page compares the skill with itself and up to five others.
+    for skill in api["skills"].as_array().unwrap() {
+        let page = format!("{}index.html", skill["id"].as_str().unwrap().to_string() + "/");
+        let doc = scraper::Html::parse_document(&read(&site, &page));
+        let rows = doc.select(&scraper::Selector::parse("#compare tbody tr").unwrap()).count();
+        assert!((2..=6).contains(&rows), "{page}: {rows} rows");
+        assert_eq!(rows - 1, similar_of(skill["id"].as_str().unwrap()).len().min(5), "{page}");
+    }
+    assert_eq!(api["count"].as_u64().unwrap() as usize, report.skills);
+}
+
+#[test]
+fn sitemap_robots_and_api_are_valid() {
+    let (out, report) = build_into(&project_root().join("tests/fixtures/hostile"));
+    let site = out.path().join("site");
+    let sitemap = read(&site, "sitemap.xml");
+    let doc = roxmltree::Document::parse(&sitemap).expect("sitemap is well-formed XML");
+    let locs: Vec<&str> = doc.descendants().filter(|n| n.has_tag_name("loc")).filter_map(|n| n.text()).collect();
+    assert!(locs.iter().all(|l| l.starts_with("https://example.github.io/sub/path/")), "{locs:?}");
+    assert!(locs.contains(&"https://example.github.io/sub/path/evil-org/payloads/script-payload/"));
+    assert!(locs.contains(&"https://example.github.io/sub/path/"));
+    assert!(read(&site, "robots.txt").contains("Sitemap: https://example.github.io/sub/path/sitemap.xml"));
+
+    // The documented shape of the JSON API (README, "JSON API").
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Index {
+        title: String,
+        count: usize,
+        skills: Vec<Skill>,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Skill {
+        id: String,
+        name: String,
+        title: String,
+        description: String,
+        repo: String,
+        path: String,
+        url: String,
+        api: String,
+        license: String,
+        license_spdx: Option<String>,
+        tokens: usize,
+        idle_tokens: usize,
+        words: usize,
+        files: usize,
+        categories: Vec<String>,
+        tags: Vec<String>,
+        products: Vec<String>,
+        agents: Vec<String>,
+        commands: Vec<String>,
+        urls: Vec<String>,
+        credential_names: Vec<String>,
+        allowed_tools: Option<Vec<String>>,
+        verdict: String,
+        stars: Option<u64>,
+        first_seen: Option<String>,
+        last_changed: Option<String>,
+        similar: Vec<String>,
+    }
+    let index: Index =
+        serde_json::from_slice(&std::fs::read(site.join("api/skills.json")).unwrap()).expect("api/skills.json shape");
+    assert_eq!(index.count, report.skills);
+    assert!(index.title.contains("Hostile"));
+    for skill in &index.skills {
+        let one: Skill =
+            serde_json::from_slice(&std::fs::read(site.join(&skill.api)).unwrap()).expect("per-skill shape");
+        assert_eq!(one.id, skill.id);
+        assert!(skill.url.starts_with("https://example.github.io/sub/path/"));
+    }
 }

@@ -13,6 +13,7 @@ use crate::discover::{self, DiscoveredSource, RepoId};
 use crate::error::Result;
 use crate::model::{Catalog, Repo, Skill, slugify};
 use crate::parse;
+use crate::relate::{self, Taxonomy};
 use crate::render::{self, Renderer};
 use crate::write::SiteWriter;
 
@@ -175,7 +176,27 @@ pub fn load_catalog(root: &Path, config: Config) -> Catalog {
     for skill in &mut skills {
         skill.parsed.diagnostics.clear();
     }
-    Catalog { config, repos, skills, diagnostics }
+    let taxonomy = load_taxonomy(root, &mut diagnostics);
+    let relations = relate::relate(&skills, &taxonomy);
+    Catalog { config, repos, skills, diagnostics, relations }
+}
+
+/// The catalog's own `data/taxonomy.toml` when it has one, else the embedded default.
+fn load_taxonomy(root: &Path, diagnostics: &mut Vec<Diagnostic>) -> Taxonomy {
+    let path = root.join("data/taxonomy.toml");
+    let Ok(text) = std::fs::read_to_string(&path) else { return Taxonomy::embedded() };
+    match Taxonomy::parse(&text) {
+        Ok(taxonomy) => taxonomy,
+        Err(err) => {
+            let line = err.span().map(|span| text[..span.start].lines().count().max(1));
+            diagnostics.push(Diagnostic::error(
+                PathBuf::from("data/taxonomy.toml"),
+                line,
+                format!("{}; the embedded taxonomy is used instead", err.message()),
+            ));
+            Taxonomy::embedded()
+        }
+    }
 }
 
 fn load_skill(

@@ -17,6 +17,8 @@ pub struct SiteCtx {
     pub canonical: String,
     pub version: &'static str,
     pub has_report: bool,
+    /// Whether feed.xml exists (it needs dated skills).
+    pub has_feed: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -36,6 +38,13 @@ pub struct Card {
     pub href: String,
     pub tokens: String,
     pub license: String,
+}
+
+/// A category, tag or product; `href` is empty when the topic has no page of its own.
+#[derive(Debug, Clone, Serialize)]
+pub struct TopicLink {
+    pub name: String,
+    pub href: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -129,9 +138,9 @@ pub struct SkillCtx {
     pub similar: Vec<Card>,
     pub more_from_repo: Vec<Card>,
     pub repo_skill_count: usize,
-    pub tags: Vec<String>,
-    pub works_with: Vec<String>,
-    pub categories: Vec<String>,
+    pub tags: Vec<TopicLink>,
+    pub works_with: Vec<TopicLink>,
+    pub categories: Vec<TopicLink>,
     pub faq: Vec<Qa>,
     /// FAQPage JSON-LD, already safe to place inside a script element.
     pub faq_json_ld: String,
@@ -166,6 +175,8 @@ pub struct RepoRow {
     pub href: String,
     pub skills: usize,
     pub license: String,
+    pub stars: String,
+    pub updated: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -173,7 +184,13 @@ pub struct IndexPage {
     pub site: SiteCtx,
     pub skill_count: usize,
     pub repo_count: usize,
-    pub skills: Vec<Card>,
+    pub owner_count: usize,
+    pub category_count: usize,
+    pub categories: Vec<TopicRow>,
+    pub newest: Vec<Card>,
+    pub most_starred: Vec<Card>,
+    /// A first page of skills, when the dated and starred lists say nothing.
+    pub some_skills: Vec<Card>,
     pub repos: Vec<RepoRow>,
 }
 
@@ -193,4 +210,65 @@ pub struct ReportPage {
 #[derive(Debug, Clone, Serialize)]
 pub struct PlainPage {
     pub site: SiteCtx,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PageLink {
+    pub number: usize,
+    pub href: String,
+    pub current: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Pagination {
+    pub current: usize,
+    pub total: usize,
+    pub prev: String,
+    pub next: String,
+    pub pages: Vec<PageLink>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ListingPage {
+    pub site: SiteCtx,
+    pub heading: String,
+    pub intro: String,
+    /// Breadcrumb parent: (name, href); empty name for none.
+    pub parent_name: String,
+    pub parent_href: String,
+    pub total: usize,
+    pub cards: Vec<Card>,
+    pub pagination: Pagination,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct TopicRow {
+    /// The value a search filter uses.
+    pub id: String,
+    pub name: String,
+    pub href: String,
+    pub count: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct TopicsPage {
+    pub site: SiteCtx,
+    pub heading: String,
+    pub intro: String,
+    pub topics: Vec<TopicRow>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ReposPage {
+    pub site: SiteCtx,
+    pub repos: Vec<RepoRow>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SearchPage {
+    pub site: SiteCtx,
+    pub categories: Vec<TopicRow>,
+    pub agents: Vec<TopicRow>,
+    pub licenses: Vec<TopicRow>,
+    pub verdicts: Vec<TopicRow>,
 }

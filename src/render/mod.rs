@@ -5,8 +5,13 @@
 //! JSON-LD with `<` escaped.
 
 pub mod context;
+pub mod facets;
+pub mod feeds;
+pub mod listing;
 pub mod markdown;
+pub mod search;
 pub mod skill_page;
+pub mod topics;
 pub mod urls;
 
 use rayon::prelude::*;
@@ -27,10 +32,15 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("report.html", include_str!("../../templates/report.html")),
     ("404.html", include_str!("../../templates/404.html")),
     ("cards.html", include_str!("../../templates/cards.html")),
+    ("listing.html", include_str!("../../templates/listing.html")),
+    ("topics.html", include_str!("../../templates/topics.html")),
+    ("repos.html", include_str!("../../templates/repos.html")),
+    ("search.html", include_str!("../../templates/search.html")),
 ];
 const STATIC_FILES: &[(&str, &[u8])] = &[
     ("static/style.css", include_bytes!("../../static/style.css")),
     ("static/catalog.js", include_bytes!("../../static/catalog.js")),
+    ("static/search.js", include_bytes!("../../static/search.js")),
     ("static/favicon.svg", include_bytes!("../../static/favicon.svg")),
 ];
 
@@ -73,8 +83,12 @@ pub struct RenderStats {
     pub pages: usize,
 }
 
+/// Builds the shared part of a page's context from the page's folder.
+pub type SiteFn<'a> = dyn Fn(&str) -> SiteCtx + Sync + 'a;
+
 /// Renders every page of the catalog into `out`.
 pub fn render_site(catalog: &Catalog, renderer: &Renderer, out: &SiteWriter) -> Result<RenderStats> {
+    let has_feed = catalog.skills.iter().any(|s| s.history.first_seen.is_some());
     let site = |page_dir: &str| SiteCtx {
         title: catalog.config.title.clone(),
         description: catalog.config.description.clone(),
@@ -82,7 +96,13 @@ pub fn render_site(catalog: &Catalog, renderer: &Renderer, out: &SiteWriter) -> 
         canonical: urls::absolute(&catalog.config.base_url, page_dir),
         version: env!("CARGO_PKG_VERSION"),
         has_report: !catalog.diagnostics.is_empty(),
+        has_feed,
     };
+    let topic_index = topics::TopicIndex::new(catalog);
+    // Every HTML page's folder, for the sitemap.
+    let mut pages: Vec<feeds::SitemapEntry> = Vec::new();
+    let mut add_pages =
+        |dirs: Vec<String>| pages.extend(dirs.into_iter().map(|dir| feeds::SitemapEntry { dir, lastmod: None }));
 
     for (path, bytes) in STATIC_FILES {
         out.write(path, bytes)?;
@@ -93,7 +113,7 @@ pub fn render_site(catalog: &Catalog, renderer: &Renderer, out: &SiteWriter) -> 
         let skill = &catalog.skills[index];
         let repo = &catalog.repos[skill.repo];
         let dir = skill.url_path(repo);
-        let page = SkillPage { site: site(&dir), skill: skill_page::skill_ctx(catalog, index) };
+        let page = SkillPage { site: site(&dir), skill: skill_page::skill_ctx(catalog, &topic_index, index) };
         let html = renderer.render("skill.html", &page)?;
         out.write(&format!("{dir}index.html"), html.as_bytes())?;
         if skill.analysis.license.redistributable {
@@ -101,8 +121,8 @@ pub fn render_site(catalog: &Catalog, renderer: &Renderer, out: &SiteWriter) -> 
         }
         Ok(())
     })?;
-    let mut pages = catalog.skills.len();
 
+    let mut repo_dirs = Vec::new();
     for repo in &catalog.repos {
         let dir = repo.url_path();
         let root = urls::path_to_root(&dir);
@@ -136,29 +156,31 @@ pub fn render_site(catalog: &Catalog, renderer: &Renderer, out: &SiteWriter) -> 
             },
         };
         out.write(&format!("{dir}index.html"), renderer.render("repo.html", &page)?.as_bytes())?;
-        pages += 1;
+        repo_dirs.push(dir);
     }
 
-    let mut order: Vec<usize> = (0..catalog.skills.len()).collect();
-    order.sort_by_key(|&i| catalog.skills[i].analysis.digest.title.to_lowercase());
-    let index = IndexPage {
-        site: site(""),
-        skill_count: catalog.skills.len(),
-        repo_count: catalog.repos.len(),
-        skills: order.into_iter().map(|i| skill_page::card(catalog, i, "")).collect(),
-        repos: catalog
-            .repos
+    out.write("index.html", renderer.render("index.html", &listing::home(catalog, &topic_index, &site))?.as_bytes())?;
+    add_pages(vec![String::new()]);
+    let all = listing::skills_by_title(catalog);
+    let intro = format!("All {} skills in this catalog, by name.", all.len());
+    add_pages(listing::write_listing(catalog, renderer, out, &site, "skills/", "All skills", &intro, ("", ""), &all)?);
+    for kind in [topics::TopicKind::Category, topics::TopicKind::Product, topics::TopicKind::Tag] {
+        add_pages(listing::write_topics(catalog, renderer, out, &site, &topic_index, kind)?);
+    }
+    let repos_page = ReposPage { site: site("repos/"), repos: listing::repo_rows(catalog, "../") };
+    out.write("repos/index.html", renderer.render("repos.html", &repos_page)?.as_bytes())?;
+    add_pages(vec!["repos/".into()]);
+    add_pages(repo_dirs);
+    search::write_index(catalog, out)?;
+    let search_page = search_page(catalog, site("search/"));
+    out.write("search/index.html", renderer.render("search.html", &search_page)?.as_bytes())?;
+    add_pages(vec!["search/".into()]);
+    pages.extend(
+        catalog
+            .skills
             .iter()
-            .map(|r| RepoRow {
-                full: r.id.full(),
-                href: r.url_path(),
-                skills: r.skills.len(),
-                license: r.license.label.clone(),
-            })
-            .collect(),
-    };
-    out.write("index.html", renderer.render("index.html", &index)?.as_bytes())?;
-    pages += 1;
+            .map(|s| feeds::SitemapEntry { dir: s.url_path(&catalog.repos[s.repo]), lastmod: s.history.last_changed }),
+    );
 
     let report = ReportPage {
         site: site("report/"),
@@ -183,6 +205,55 @@ pub fn render_site(catalog: &Catalog, renderer: &Renderer, out: &SiteWriter) -> 
     let not_found =
         PlainPage { site: SiteCtx { root: urls::absolute(&catalog.config.base_url, ""), ..site("404.html") } };
     out.write("404.html", renderer.render("404.html", &not_found)?.as_bytes())?;
-    pages += 2;
-    Ok(RenderStats { pages })
+
+    feeds::write_sitemap(&catalog.config.base_url, &pages, feeds::SITEMAP_MAX_URLS, out)?;
+    feeds::write_feed(catalog, out)?;
+    feeds::write_api(catalog, out)?;
+    Ok(RenderStats { pages: pages.len() + 2 })
+}
+
+fn search_page(catalog: &Catalog, site: SiteCtx) -> SearchPage {
+    let topic_index = topics::TopicIndex::new(catalog);
+    let rows = |groups: &std::collections::BTreeMap<crate::relate::Topic, Vec<usize>>, dir: &str| {
+        let mut rows: Vec<TopicRow> = groups
+            .iter()
+            .map(|(t, skills)| TopicRow {
+                id: t.id.clone(),
+                name: t.name.clone(),
+                href: format!("{}{dir}/{}/", site.root, t.id),
+                count: skills.len(),
+            })
+            .collect();
+        rows.sort_by(|a, b| b.count.cmp(&a.count).then(a.name.cmp(&b.name)));
+        rows
+    };
+    let categories = rows(&topic_index.categories, "categories");
+    let agents = crate::agents::AGENTS
+        .agents
+        .iter()
+        .map(|a| TopicRow { id: a.id.clone(), name: a.name.clone(), href: String::new(), count: 0 })
+        .collect();
+    let mut licenses: Vec<TopicRow> = Vec::new();
+    for skill in &catalog.skills {
+        let id = crate::model::slugify(&facets::license_id(skill));
+        match licenses.iter_mut().find(|l| l.id == id) {
+            Some(row) => row.count += 1,
+            None => licenses.push(TopicRow {
+                id,
+                name: skill.analysis.license.label.clone(),
+                href: String::new(),
+                count: 1,
+            }),
+        }
+    }
+    licenses.sort_by(|a, b| b.count.cmp(&a.count).then(a.name.cmp(&b.name)));
+    let mut verdicts: Vec<TopicRow> = Vec::new();
+    for skill in &catalog.skills {
+        let (id, label) = facets::verdict(skill);
+        match verdicts.iter_mut().find(|v| v.id == id) {
+            Some(row) => row.count += 1,
+            None => verdicts.push(TopicRow { id: id.into(), name: label.into(), href: String::new(), count: 1 }),
+        }
+    }
+    SearchPage { site, categories, agents, licenses, verdicts }
 }

@@ -7,13 +7,17 @@ use crate::parse::frontmatter::value_text;
 
 use super::context::*;
 use super::markdown::{self, LinkBase};
+use super::topics::{TopicIndex, TopicKind, tag_topic};
 use super::urls::{about_words, compact_count, file_size, grouped, path_to_root};
+use crate::relate::Topic;
 
 /// How many cards "More from <repo>" shows.
 const MORE_FROM_REPO: usize = 6;
 const NOT_KNOWN: &str = "Not known";
+/// Other skills in the compare table, beside the skill itself.
+const COMPARE_ROWS: usize = 5;
 
-pub fn skill_ctx(catalog: &Catalog, index: usize) -> SkillCtx {
+pub fn skill_ctx(catalog: &Catalog, topic_index: &TopicIndex, index: usize) -> SkillCtx {
     let skill = &catalog.skills[index];
     let repo = &catalog.repos[skill.repo];
     let analysis = &skill.analysis;
@@ -123,9 +127,30 @@ pub fn skill_ctx(catalog: &Catalog, index: usize) -> SkillCtx {
 
     let compare = vec![compare_row(catalog, index, &root, true)];
 
-    let tags = string_list(skill, &["tags", "keywords", "topics"]);
-    let categories = string_list(skill, &["category", "categories"]);
-    let faq = faq(skill, repo, &title, &install, &intro, words, &tokens);
+    let topics = &catalog.relations.topics[index];
+    let link = |kind: TopicKind, topic: &Topic| TopicLink {
+        name: topic.name.clone(),
+        href: topic_index.page(kind, topic).map(|p| format!("{root}{p}")).unwrap_or_default(),
+    };
+    let tags: Vec<TopicLink> = topics.tags.iter().map(|t| link(TopicKind::Tag, &tag_topic(t))).collect();
+    let categories: Vec<TopicLink> = topics.categories.iter().map(|c| link(TopicKind::Category, c)).collect();
+    let works_with: Vec<TopicLink> = topics.products.iter().map(|p| link(TopicKind::Product, p)).collect();
+    let similar_ids: Vec<usize> = catalog.relations.similar[index].iter().map(|m| m.index).collect();
+    let mut compare = compare;
+    compare.extend(similar_ids.iter().take(COMPARE_ROWS).map(|&j| compare_row(catalog, j, &root, false)));
+    let similar: Vec<Card> = similar_ids.iter().map(|&j| card(catalog, j, &root)).collect();
+    let faq = faq(
+        skill,
+        repo,
+        FaqInput {
+            title: &title,
+            install: &install,
+            intro: &intro,
+            words,
+            tokens: &tokens,
+            alternatives: alternatives(catalog, &similar_ids),
+        },
+    );
     let faq_json_ld = faq_json_ld(&faq);
 
     SkillCtx {
@@ -159,11 +184,11 @@ pub fn skill_ctx(catalog: &Catalog, index: usize) -> SkillCtx {
         skill_md,
         files,
         compare,
-        similar: Vec::new(),
+        similar,
         more_from_repo,
         repo_skill_count: repo.skills.len(),
         tags,
-        works_with: Vec::new(),
+        works_with,
         categories,
         faq,
         faq_json_ld,
@@ -188,6 +213,21 @@ pub fn card(catalog: &Catalog, index: usize, root: &str) -> Card {
         tokens: format!("~{}", compact_count(skill.analysis.cost.tokens)),
         license: skill.analysis.license.label.clone(),
     }
+}
+
+/// `A (owner/repo, 915 stars), B (owner/repo) and C (owner/repo)`: the first four similar skills.
+fn alternatives(catalog: &Catalog, similar: &[usize]) -> String {
+    let names: Vec<String> = similar
+        .iter()
+        .take(4)
+        .map(|&j| {
+            let skill = &catalog.skills[j];
+            let repo = &catalog.repos[skill.repo];
+            let stars = repo.facts.stars.map(|s| format!(", {} stars", compact_count(s as usize))).unwrap_or_default();
+            format!("{} ({}{stars})", skill.analysis.digest.title, repo.id.full())
+        })
+        .collect();
+    list_with_more(&names, 4, "skill")
 }
 
 /// A row of the "Compare with similar skills" table.
@@ -258,37 +298,18 @@ fn frontmatter_rows(skill: &Skill) -> Vec<KeyValue> {
     rows
 }
 
-/// Tags and categories from the frontmatter: lists, or comma-separated strings, under the
-/// given keys in `metadata` or at the top level.
-fn string_list(skill: &Skill, keys: &[&str]) -> Vec<String> {
-    let fm = &skill.parsed.frontmatter;
-    let mut out: Vec<String> = Vec::new();
-    for key in keys {
-        for value in [fm.metadata.get(*key), fm.extra.get(*key)].into_iter().flatten() {
-            let items: Vec<String> = match value {
-                serde_json::Value::Array(items) => items.iter().filter_map(value_text).collect(),
-                other => value_text(other).map(|s| s.split(',').map(str::to_string).collect()).unwrap_or_default(),
-            };
-            for item in items {
-                let item = item.trim().trim_start_matches('#').to_string();
-                if !item.is_empty() && !out.iter().any(|o| o.eq_ignore_ascii_case(&item)) {
-                    out.push(item);
-                }
-            }
-        }
-    }
-    out
+/// What the FAQ answers from, beside the skill itself: what the rest of the page worked out.
+struct FaqInput<'a> {
+    title: &'a str,
+    install: &'a [crate::agents::AgentInstall],
+    intro: &'a [String],
+    words: usize,
+    tokens: &'a str,
+    alternatives: String,
 }
 
-fn faq(
-    skill: &Skill,
-    repo: &Repo,
-    title: &str,
-    install: &[crate::agents::AgentInstall],
-    intro: &[String],
-    words: usize,
-    tokens: &str,
-) -> Vec<Qa> {
+fn faq(skill: &Skill, repo: &Repo, input: FaqInput) -> Vec<Qa> {
+    let FaqInput { title, install, intro, words, tokens, alternatives } = input;
     let a = &skill.analysis;
     let mut faq = Vec::new();
     if !intro.is_empty() {
@@ -379,6 +400,14 @@ fn faq(
             compact_count(a.cost.chars)
         ),
     });
+    if !alternatives.is_empty() {
+        faq.push(Qa {
+            question: format!("What are the alternatives to {title}?"),
+            answer: format!(
+                "Skills that share tags, products or a category with {title}: {alternatives}. The comparison table on this page puts their stars, adoption, token cost, safety result and licence side by side."
+            ),
+        });
+    }
     faq.push(Qa {
         question: format!("Who maintains {title}?"),
         answer: format!(

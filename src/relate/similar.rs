@@ -1,0 +1,255 @@
+//! Similar skills: the skills that share the most tags, products and categories, ties broken by
+//! TF-IDF similarity of name, description and headings.
+//!
+//! Built on inverted indexes with a fixed budget of postings visited per skill, rarest features
+//! first, so the cost per skill does not grow with the size of the catalog (no all-pairs loop).
+//! Deterministic: every tie falls back to catalog order.
+
+use std::collections::HashMap;
+
+use rayon::prelude::*;
+
+use super::taxonomy::{Topics, words};
+
+/// Posting entries visited per skill when gathering candidates.
+const CANDIDATE_BUDGET: usize = 600;
+/// Terms kept per skill vector: the highest TF-IDF weights.
+const TERMS_PER_SKILL: usize = 24;
+/// Text similarity below this, with no shared topic, is not similar at all.
+const MIN_TEXT_SIMILARITY: f32 = 0.08;
+
+/// What the ranking reads of one skill.
+pub struct SimilarInput<'a> {
+    pub topics: &'a Topics,
+    /// Name, description, headings.
+    pub text: String,
+    /// Hash of the skill's content: equal hashes are copies, never "similar".
+    pub content_hash: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Match {
+    pub index: usize,
+    /// Tags, products and categories in common.
+    pub shared: usize,
+    /// Cosine similarity of the TF-IDF vectors, 0..1.
+    pub text: f32,
+}
+
+const STOPWORDS: &[&str] = &[
+    "the", "and", "for", "with", "this", "that", "from", "into", "your", "you", "are", "use", "uses", "using", "when",
+    "what", "how", "can", "will", "its", "it's", "not", "all", "any", "one", "two", "via", "per", "skill", "skills",
+    "agent", "agents", "step", "steps", "before", "after", "then", "them", "they", "their", "has", "have", "does",
+    "out", "more", "also", "each", "other", "such", "than", "only", "like", "about", "over", "under", "while", "which",
+    "who",
+];
+
+/// For each skill, up to `k` similar skills, best first.
+pub fn rank(inputs: &[SimilarInput], k: usize) -> Vec<Vec<Match>> {
+    let n = inputs.len();
+    // Features: tags, products, categories, each an id in one space.
+    let mut feature_ids: HashMap<String, u32> = HashMap::new();
+    let features: Vec<Vec<u32>> = inputs
+        .iter()
+        .map(|input| {
+            let t = input.topics;
+            let keys = t
+                .tags
+                .iter()
+                .map(|x| format!("t:{x}"))
+                .chain(t.products.iter().map(|x| format!("p:{}", x.id)))
+                .chain(t.categories.iter().map(|x| format!("c:{}", x.id)));
+            let mut ids: Vec<u32> = keys
+                .map(|key| {
+                    let next = feature_ids.len() as u32;
+                    *feature_ids.entry(key).or_insert(next)
+                })
+                .collect();
+            ids.sort_unstable();
+            ids.dedup();
+            ids
+        })
+        .collect();
+
+    // Terms with TF-IDF weights.
+    let mut term_ids: HashMap<String, u32> = HashMap::new();
+    let counts: Vec<Vec<(u32, f32)>> = inputs
+        .iter()
+        .map(|input| {
+            let mut tf: HashMap<u32, f32> = HashMap::new();
+            for word in words(&input.text) {
+                if word.len() < 3 || STOPWORDS.contains(&word.as_str()) || word.chars().all(|c| c.is_ascii_digit()) {
+                    continue;
+                }
+                let next = term_ids.len() as u32;
+                *tf.entry(*term_ids.entry(word).or_insert(next)).or_default() += 1.0;
+            }
+            let mut v: Vec<(u32, f32)> = tf.into_iter().collect();
+            v.sort_unstable_by_key(|(t, _)| *t);
+            v
+        })
+        .collect();
+    let mut df = vec![0u32; term_ids.len()];
+    for v in &counts {
+        for (t, _) in v {
+            df[*t as usize] += 1;
+        }
+    }
+    let vectors: Vec<Vec<(u32, f32)>> = counts
+        .into_iter()
+        .map(|v| {
+            let mut weighted: Vec<(u32, f32)> = v
+                .into_iter()
+                .map(|(t, tf)| (t, (1.0 + tf.ln()) * ((1.0 + n as f32) / (1.0 + df[t as usize] as f32)).ln()))
+                .collect();
+            weighted.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+            weighted.truncate(TERMS_PER_SKILL);
+            let norm = weighted.iter().map(|(_, w)| w * w).sum::<f32>().sqrt();
+            if norm > 0.0 {
+                weighted.iter_mut().for_each(|(_, w)| *w /= norm);
+            }
+            weighted.sort_unstable_by_key(|(t, _)| *t);
+            weighted
+        })
+        .collect();
+
+    // Postings: feature -> skills, term -> skills (only the terms each skill kept).
+    let mut feature_postings: Vec<Vec<u32>> = vec![Vec::new(); feature_ids.len()];
+    for (i, f) in features.iter().enumerate() {
+        for id in f {
+            feature_postings[*id as usize].push(i as u32);
+        }
+    }
+    let mut term_postings: Vec<Vec<u32>> = vec![Vec::new(); term_ids.len()];
+    for (i, v) in vectors.iter().enumerate() {
+        for (t, _) in v {
+            term_postings[*t as usize].push(i as u32);
+        }
+    }
+
+    (0..n)
+        .into_par_iter()
+        .map(|i| {
+            // Rarest lists first: they say the most, and the budget is spent where it counts.
+            let mut lists: Vec<&[u32]> = features[i]
+                .iter()
+                .map(|f| feature_postings[*f as usize].as_slice())
+                .chain(vectors[i].iter().map(|(t, _)| term_postings[*t as usize].as_slice()))
+                .collect();
+            lists.sort_by_key(|l| l.len());
+            let mut budget = CANDIDATE_BUDGET;
+            let mut candidates: Vec<u32> = Vec::new();
+            for list in lists {
+                if budget == 0 {
+                    break;
+                }
+                // Spread the visited part over the whole list so no part of the catalog is favoured.
+                let step = list.len().div_ceil(budget).max(1);
+                for &j in list.iter().step_by(step) {
+                    candidates.push(j);
+                }
+                budget = budget.saturating_sub(list.len().min(budget));
+            }
+            candidates.sort_unstable();
+            candidates.dedup();
+
+            // Shared topics first: cheap, and they decide the order. Text similarity is computed
+            // only for candidates that can still make the top k.
+            let mut scored: Vec<(usize, usize)> = candidates
+                .into_iter()
+                .map(|j| j as usize)
+                .filter(|&j| j != i && inputs[j].content_hash != inputs[i].content_hash)
+                .map(|j| (j, shared_count(&features[i], &features[j])))
+                .collect();
+            let mut by_shared: Vec<usize> = scored.iter().map(|&(_, s)| s).collect();
+            by_shared.sort_unstable_by(|a, b| b.cmp(a));
+            let threshold = by_shared.get(k.saturating_sub(1)).copied().unwrap_or(0);
+            scored.retain(|&(_, shared)| shared >= threshold);
+            let mut matches: Vec<Match> = scored
+                .into_iter()
+                .map(|(j, shared)| Match { index: j, shared, text: cosine(&vectors[i], &vectors[j]) })
+                .filter(|m| m.shared > 0 || m.text >= MIN_TEXT_SIMILARITY)
+                .collect();
+            matches.sort_by(|a, b| b.shared.cmp(&a.shared).then(b.text.total_cmp(&a.text)).then(a.index.cmp(&b.index)));
+            matches.truncate(k);
+            matches
+        })
+        .collect()
+}
+
+fn shared_count(a: &[u32], b: &[u32]) -> usize {
+    let (mut i, mut j, mut count) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                count += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    count
+}
+
+fn cosine(a: &[(u32, f32)], b: &[(u32, f32)]) -> f32 {
+    let (mut i, mut j, mut dot) = (0, 0, 0.0);
+    while i < a.len() && j < b.len() {
+        match a[i].0.cmp(&b[j].0) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                dot += a[i].1 * b[j].1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    dot
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::relate::taxonomy::Topic;
+
+    fn topics(tags: &[&str], category: &str) -> Topics {
+        Topics {
+            tags: tags.iter().map(|s| s.to_string()).collect(),
+            categories: vec![Topic { id: category.into(), name: category.into() }],
+            products: vec![],
+        }
+    }
+
+    #[test]
+    fn shared_topics_rank_first_then_text_and_copies_are_left_out() {
+        let t_py = topics(&["python", "scripts"], "dev");
+        let t_other = topics(&["slack"], "chat");
+        let t_dev = topics(&[], "dev");
+        let inputs = vec![
+            SimilarInput { topics: &t_py, text: "python script runner checks interpreter".into(), content_hash: 1 },
+            SimilarInput { topics: &t_py, text: "python script runner plus checks imports".into(), content_hash: 2 },
+            SimilarInput { topics: &t_other, text: "python script runner checks interpreter".into(), content_hash: 3 },
+            SimilarInput { topics: &t_dev, text: "unrelated words entirely".into(), content_hash: 4 },
+            SimilarInput { topics: &t_py, text: "exact copy".into(), content_hash: 1 },
+            SimilarInput { topics: &t_other, text: "nothing alike at all".into(), content_hash: 5 },
+        ];
+        let ranked = rank(&inputs, 5);
+        let first: Vec<usize> = ranked[0].iter().map(|m| m.index).collect();
+        // Shares 3 topics with 1, 1 topic with 3, text with 2; 4 is its copy.
+        assert_eq!(first, [1, 3, 2]);
+        assert!(!first.contains(&4));
+        assert!(!first.contains(&5));
+        assert_eq!(ranked[0][0].shared, 3);
+    }
+
+    #[test]
+    fn ranking_is_deterministic() {
+        let t = topics(&["a"], "c");
+        let inputs: Vec<SimilarInput> = (0..50)
+            .map(|i| SimilarInput { topics: &t, text: format!("word{} common", i % 7), content_hash: i })
+            .collect();
+        assert_eq!(rank(&inputs, 5), rank(&inputs, 5));
+    }
+}

@@ -1,0 +1,217 @@
+//! Tags, categories and "works with" products of a skill: from its frontmatter first, then
+//! inferred from its words through the taxonomy data table (`data/taxonomy.toml`).
+
+use std::collections::{BTreeMap, HashSet};
+
+use serde::Deserialize;
+
+use crate::model::{Skill, slugify};
+use crate::parse::frontmatter::value_text;
+
+/// Tags kept per skill: frontmatter lists can be long and noisy.
+const MAX_TAGS: usize = 12;
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Taxonomy {
+    #[serde(default = "default_min_hits")]
+    pub min_hits: usize,
+    pub categories: Vec<TopicDef>,
+    pub products: Vec<TopicDef>,
+}
+
+fn default_min_hits() -> usize {
+    2
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TopicDef {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    #[serde(default)]
+    pub keywords: Vec<String>,
+    #[serde(default)]
+    pub commands: Vec<String>,
+}
+
+/// A category or product as pages show it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+pub struct Topic {
+    /// URL segment.
+    pub id: String,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+pub struct Topics {
+    /// Lower-case tags from the frontmatter.
+    pub tags: Vec<String>,
+    pub categories: Vec<Topic>,
+    pub products: Vec<Topic>,
+}
+
+pub const EMBEDDED: &str = include_str!("../../data/taxonomy.toml");
+
+impl Taxonomy {
+    pub fn embedded() -> Taxonomy {
+        Self::parse(EMBEDDED).expect("data/taxonomy.toml is valid")
+    }
+
+    pub fn parse(text: &str) -> Result<Taxonomy, toml::de::Error> {
+        toml::from_str(text)
+    }
+
+    pub fn classify(&self, skill: &Skill) -> Topics {
+        let fm = &skill.parsed.frontmatter;
+        let mut tags: Vec<String> = Vec::new();
+        for value in frontmatter_values(skill, &["tags", "keywords", "topics"]) {
+            for tag in value.split(',') {
+                let tag = tag.trim().trim_start_matches('#').to_lowercase();
+                if !tag.is_empty() && tag.len() <= 40 && !tags.contains(&tag) && tags.len() < MAX_TAGS {
+                    tags.push(tag);
+                }
+            }
+        }
+
+        let words = WordSet::new(
+            [fm.name.as_deref().unwrap_or(""), &skill.name.replace(['-', '_'], " "), &skill.description]
+                .into_iter()
+                .chain(skill.analysis.digest.sections.iter().map(String::as_str))
+                .chain(skill.analysis.digest.steps.iter().map(String::as_str))
+                .chain(tags.iter().map(String::as_str)),
+        );
+
+        let mut categories = Vec::new();
+        for declared in frontmatter_values(skill, &["category", "categories"]) {
+            let topic = self
+                .category_named(&declared)
+                .unwrap_or_else(|| Topic { id: slugify(&declared), name: declared.clone() });
+            if !categories.contains(&topic) {
+                categories.push(topic);
+            }
+        }
+        if categories.is_empty() {
+            let mut best: Vec<(usize, &TopicDef)> = self
+                .categories
+                .iter()
+                .map(|c| (c.keywords.iter().filter(|k| words.contains(k)).count(), c))
+                .filter(|(hits, _)| *hits >= self.min_hits)
+                .collect();
+            best.sort_by_key(|b| std::cmp::Reverse(b.0));
+            if let Some(&(top, _)) = best.first() {
+                categories = best.iter().take_while(|(hits, _)| *hits == top).take(2).map(|(_, c)| topic(c)).collect();
+            }
+        }
+
+        let commands: HashSet<&str> = skill.analysis.capabilities.commands.iter().map(String::as_str).collect();
+        let products = self
+            .products
+            .iter()
+            .filter(|p| {
+                p.keywords.iter().any(|k| words.contains(k)) || p.commands.iter().any(|c| commands.contains(c.as_str()))
+            })
+            .map(topic)
+            .collect();
+
+        Topics { tags, categories, products }
+    }
+
+    fn category_named(&self, name: &str) -> Option<Topic> {
+        let wanted = name.trim().to_lowercase();
+        self.categories
+            .iter()
+            .find(|c| {
+                c.id == wanted
+                    || c.name.to_lowercase() == wanted
+                    || c.aliases.iter().any(|a| a.to_lowercase() == wanted)
+            })
+            .map(topic)
+    }
+}
+
+fn topic(def: &TopicDef) -> Topic {
+    Topic { id: def.id.clone(), name: def.name.clone() }
+}
+
+/// Values under the given keys in `metadata` or at the top level, lists flattened.
+fn frontmatter_values(skill: &Skill, keys: &[&str]) -> Vec<String> {
+    let fm = &skill.parsed.frontmatter;
+    let mut out = Vec::new();
+    for key in keys {
+        for value in [fm.metadata.get(*key), fm.extra.get(*key)].into_iter().flatten() {
+            match value {
+                serde_json::Value::Array(items) => out.extend(items.iter().filter_map(value_text)),
+                other => out.extend(value_text(other)),
+            }
+        }
+    }
+    out.retain(|v| !v.trim().is_empty());
+    out
+}
+
+/// The words of a text, and its two- and three-word phrases, for whole-word keyword lookups.
+struct WordSet {
+    phrases: HashSet<String>,
+}
+
+impl WordSet {
+    fn new<'a>(texts: impl Iterator<Item = &'a str>) -> WordSet {
+        let mut phrases = HashSet::new();
+        for text in texts {
+            let words: Vec<String> = words(text).collect();
+            for n in 1..=3 {
+                for window in words.windows(n) {
+                    phrases.insert(window.join(" "));
+                }
+            }
+        }
+        WordSet { phrases }
+    }
+
+    fn contains(&self, keyword: &str) -> bool {
+        let keyword: Vec<String> = words(keyword).collect();
+        self.phrases.contains(&keyword.join(" "))
+    }
+}
+
+/// Lower-case words: letters, digits and the `.`, `+`, `#` inside names like node.js or c++.
+pub fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '.' || c == '+' || c == '#' || c == '_'))
+        .map(|w| w.trim_matches('.').to_lowercase())
+        .filter(|w| !w.is_empty())
+}
+
+/// Topics grouped: topic -> skill indices, sorted by topic name.
+pub fn group<'a>(items: impl Iterator<Item = (usize, &'a Topic)>) -> BTreeMap<Topic, Vec<usize>> {
+    let mut groups: BTreeMap<Topic, Vec<usize>> = BTreeMap::new();
+    for (index, topic) in items {
+        groups.entry(topic.clone()).or_default().push(index);
+    }
+    groups
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embedded_taxonomy_is_valid_and_ids_are_url_safe() {
+        let t = Taxonomy::embedded();
+        assert!(t.categories.len() >= 10);
+        for def in t.categories.iter().chain(&t.products) {
+            assert_eq!(slugify(&def.id), def.id, "id {:?} is not a URL segment", def.id);
+        }
+    }
+
+    #[test]
+    fn whole_word_phrases() {
+        let set = WordSet::new(["Run Docker Compose stacks with node.js"].into_iter());
+        assert!(set.contains("docker compose"));
+        assert!(set.contains("Node.js"));
+        assert!(!set.contains("compose stacks with node.js extra"));
+        assert!(!set.contains("dock"));
+    }
+}

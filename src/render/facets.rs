@@ -1,0 +1,34 @@
+//! Facets that search filters and the JSON API share: a skill's safety verdict, the agents it
+//! names, its licence.
+
+use crate::agents::AGENTS;
+use crate::model::Skill;
+
+/// (id, label) of the skill's safety verdict.
+pub fn verdict(_skill: &Skill) -> (&'static str, &'static str) {
+    ("not-checked", "Not checked")
+}
+
+/// The agents a skill can be used with: those its `compatibility` field names, else all of
+/// them (every agent in the table loads SKILL.md folders).
+pub fn agents(skill: &Skill) -> Vec<&'static str> {
+    let all = || AGENTS.agents.iter().map(|a| a.id.as_str()).collect();
+    let Some(compatibility) = skill.parsed.frontmatter.compatibility.as_deref() else { return all() };
+    let text = compatibility.to_lowercase();
+    let named: Vec<&'static str> = AGENTS
+        .agents
+        .iter()
+        .filter(|a| text.contains(&a.name.to_lowercase()) || text.contains(&a.id))
+        .map(|a| a.id.as_str())
+        .collect();
+    if named.is_empty() { all() } else { named }
+}
+
+/// The licence as a facet value: the SPDX id, "custom" or "unknown".
+pub fn license_id(skill: &Skill) -> String {
+    match (&skill.analysis.license.spdx, &skill.analysis.license.origin) {
+        (Some(id), _) => id.clone(),
+        (None, crate::analyze::license::LicenseOrigin::None) => "unknown".into(),
+        (None, _) => "custom".into(),
+    }
+}

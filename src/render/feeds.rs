@@ -1,0 +1,237 @@
+//! Files for machines: sitemap, robots.txt, the Atom feed of the newest skills, and the JSON API.
+//! Every absolute URL here comes from `urls::absolute` and the catalog's base_url.
+
+use serde::Serialize;
+
+use crate::error::Result;
+use crate::model::{Catalog, Timestamp};
+use crate::write::SiteWriter;
+
+use super::facets;
+use super::urls::absolute;
+
+/// The sitemap protocol's limit of URLs per file.
+pub const SITEMAP_MAX_URLS: usize = 50_000;
+/// Entries in the Atom feed.
+const FEED_ENTRIES: usize = 50;
+
+/// A page for the sitemap: its folder and when it last changed, if known.
+pub struct SitemapEntry {
+    pub dir: String,
+    pub lastmod: Option<Timestamp>,
+}
+
+/// `sitemap.xml` (an index of `sitemap-N.xml` files past `max_urls`) and `robots.txt`.
+pub fn write_sitemap(base_url: &str, entries: &[SitemapEntry], max_urls: usize, out: &SiteWriter) -> Result<()> {
+    let urlset = |chunk: &[SitemapEntry]| {
+        let mut xml = String::from(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
+        );
+        for entry in chunk {
+            xml.push_str(&format!("<url><loc>{}</loc>", xml_escape(&absolute(base_url, &entry.dir))));
+            if let Some(t) = entry.lastmod {
+                xml.push_str(&format!("<lastmod>{}</lastmod>", t.iso_date()));
+            }
+            xml.push_str("</url>\n");
+        }
+        xml.push_str("</urlset>\n");
+        xml
+    };
+    if entries.len() <= max_urls {
+        out.write("sitemap.xml", urlset(entries).as_bytes())?;
+    } else {
+        let mut index = String::from(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
+        );
+        for (n, chunk) in entries.chunks(max_urls).enumerate() {
+            let name = format!("sitemap-{}.xml", n + 1);
+            out.write(&name, urlset(chunk).as_bytes())?;
+            index.push_str(&format!("<sitemap><loc>{}</loc></sitemap>\n", xml_escape(&absolute(base_url, &name))));
+        }
+        index.push_str("</sitemapindex>\n");
+        out.write("sitemap.xml", index.as_bytes())?;
+    }
+    let robots = format!("User-agent: *\nAllow: /\n\nSitemap: {}\n", absolute(base_url, "sitemap.xml"));
+    out.write("robots.txt", robots.as_bytes())
+}
+
+/// `feed.xml`: the newest skills by first-seen date. Skills without a known date are not in it,
+/// and without any dated skill there is no feed (a feed needs real dates). Returns whether it
+/// was written.
+pub fn write_feed(catalog: &Catalog, out: &SiteWriter) -> Result<bool> {
+    let base = &catalog.config.base_url;
+    let mut dated: Vec<(Timestamp, usize)> =
+        catalog.skills.iter().enumerate().filter_map(|(i, s)| s.history.first_seen.map(|t| (t, i))).collect();
+    if dated.is_empty() {
+        return Ok(false);
+    }
+    dated.sort_by_key(|&(t, i)| (std::cmp::Reverse(t), i));
+    dated.truncate(FEED_ENTRIES);
+    let updated =
+        dated.iter().map(|&(t, i)| catalog.skills[i].history.last_changed.unwrap_or(t)).max().expect("not empty");
+    let mut xml = format!(
+        "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n<title>{}: newest skills</title>\n<id>{}</id>\n<link rel=\"self\" href=\"{}\"/>\n<link rel=\"alternate\" type=\"text/html\" href=\"{}\"/>\n<updated>{}</updated>\n",
+        xml_escape(&catalog.config.title),
+        xml_escape(&absolute(base, "")),
+        xml_escape(&absolute(base, "feed.xml")),
+        xml_escape(&absolute(base, "")),
+        updated.rfc3339()
+    );
+    for (first_seen, i) in dated {
+        let skill = &catalog.skills[i];
+        let repo = &catalog.repos[skill.repo];
+        let url = absolute(base, &skill.url_path(repo));
+        xml.push_str(&format!(
+            "<entry>\n<title>{}</title>\n<link rel=\"alternate\" type=\"text/html\" href=\"{url}\"/>\n<id>{url}</id>\n<published>{}</published>\n<updated>{}</updated>\n<author><name>{}</name></author>\n<summary>{}</summary>\n</entry>\n",
+            xml_escape(&skill.analysis.digest.title),
+            first_seen.rfc3339(),
+            skill.history.last_changed.unwrap_or(first_seen).rfc3339(),
+            xml_escape(&repo.id.owner),
+            xml_escape(&skill.description),
+        ));
+    }
+    xml.push_str("</feed>\n");
+    out.write("feed.xml", xml.as_bytes())?;
+    Ok(true)
+}
+
+/// One skill in the JSON API. The README documents these fields; change both together.
+#[derive(Debug, Serialize)]
+pub struct ApiSkill {
+    /// `owner/repo/skill`: stable across builds.
+    pub id: String,
+    pub name: String,
+    pub title: String,
+    pub description: String,
+    pub repo: String,
+    /// The skill folder inside the repository ("" at the root).
+    pub path: String,
+    /// Absolute URL of the skill's page.
+    pub url: String,
+    /// This record's own file, relative to the site root.
+    pub api: String,
+    pub license: String,
+    pub license_spdx: Option<String>,
+    pub tokens: usize,
+    pub idle_tokens: usize,
+    pub words: usize,
+    pub files: usize,
+    pub categories: Vec<String>,
+    pub tags: Vec<String>,
+    pub products: Vec<String>,
+    pub agents: Vec<&'static str>,
+    pub commands: Vec<String>,
+    pub urls: Vec<String>,
+    pub credential_names: Vec<String>,
+    pub allowed_tools: Option<Vec<String>>,
+    pub verdict: &'static str,
+    pub stars: Option<u64>,
+    pub first_seen: Option<String>,
+    pub last_changed: Option<String>,
+    /// Ids of similar skills, best first.
+    pub similar: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct ApiIndex<'a> {
+    title: &'a str,
+    count: usize,
+    skills: Vec<ApiSkill>,
+}
+
+pub fn api_skill(catalog: &Catalog, i: usize) -> ApiSkill {
+    let skill = &catalog.skills[i];
+    let repo = &catalog.repos[skill.repo];
+    let topics = &catalog.relations.topics[i];
+    let caps = &skill.analysis.capabilities;
+    let id = |j: usize| {
+        let s = &catalog.skills[j];
+        format!("{}{}", catalog.repos[s.repo].url_path(), s.slug)
+    };
+    ApiSkill {
+        id: id(i),
+        name: skill.name.clone(),
+        title: skill.analysis.digest.title.clone(),
+        description: skill.description.clone(),
+        repo: repo.id.full(),
+        path: skill.dir.rel_dir.clone(),
+        url: absolute(&catalog.config.base_url, &skill.url_path(repo)),
+        api: format!("api/skills/{}.json", id(i)),
+        license: skill.analysis.license.label.clone(),
+        license_spdx: skill.analysis.license.spdx.clone(),
+        tokens: skill.analysis.cost.tokens,
+        idle_tokens: skill.analysis.cost.idle_tokens,
+        words: skill.analysis.cost.words,
+        files: skill.dir.files.len(),
+        categories: topics.categories.iter().map(|c| c.name.clone()).collect(),
+        tags: topics.tags.clone(),
+        products: topics.products.iter().map(|p| p.name.clone()).collect(),
+        agents: facets::agents(skill),
+        commands: caps.commands.clone(),
+        urls: caps.urls.clone(),
+        credential_names: caps.credential_names.clone(),
+        allowed_tools: caps.has_allowed_tools.then(|| caps.allowed_tools.clone()),
+        verdict: facets::verdict(skill).0,
+        stars: repo.facts.stars,
+        first_seen: skill.history.first_seen.map(|t| t.iso_date()),
+        last_changed: skill.history.last_changed.map(|t| t.iso_date()),
+        similar: catalog.relations.similar[i].iter().map(|m| id(m.index)).collect(),
+    }
+}
+
+/// `api/skills.json` with every skill, and `api/skills/<owner>/<repo>/<skill>.json` for each.
+pub fn write_api(catalog: &Catalog, out: &SiteWriter) -> Result<()> {
+    let skills: Vec<ApiSkill> = (0..catalog.skills.len()).map(|i| api_skill(catalog, i)).collect();
+    for skill in &skills {
+        out.write(&skill.api, &serde_json::to_vec_pretty(skill).expect("skill serialises"))?;
+    }
+    let index = ApiIndex { title: &catalog.config.title, count: skills.len(), skills };
+    out.write("api/skills.json", &serde_json::to_vec(&index).expect("index serialises"))
+}
+
+fn xml_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            // Characters XML 1.0 forbids, even escaped.
+            c if (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r') => {}
+            '\u{FFFE}' | '\u{FFFF}' => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xml_escaping_drops_forbidden_characters() {
+        assert_eq!(xml_escape("a<b>&\"'\u{1}c"), "a&lt;b&gt;&amp;&quot;&apos;c");
+    }
+
+    #[test]
+    fn sitemap_splits_past_the_limit() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = SiteWriter::begin(&tmp.path().join("site"), false).unwrap();
+        let entries: Vec<SitemapEntry> =
+            (0..5).map(|i| SitemapEntry { dir: format!("p{i}/"), lastmod: None }).collect();
+        write_sitemap("https://x.io/sub/", &entries, 2, &out).unwrap();
+        let site = out.publish().unwrap();
+        let index = std::fs::read_to_string(site.join("sitemap.xml")).unwrap();
+        assert!(index.contains("<sitemapindex"));
+        assert_eq!(index.matches("<sitemap>").count(), 3);
+        assert!(
+            std::fs::read_to_string(site.join("sitemap-3.xml")).unwrap().contains("<loc>https://x.io/sub/p4/</loc>")
+        );
+        assert!(
+            std::fs::read_to_string(site.join("robots.txt")).unwrap().contains("Sitemap: https://x.io/sub/sitemap.xml")
+        );
+    }
+}

@@ -1,0 +1,186 @@
+//! Listing pages that work without JavaScript: all skills, categories, tags and products
+//! (paginated), all repositories, and the home page.
+
+use crate::error::Result;
+use crate::model::Catalog;
+use crate::write::SiteWriter;
+
+use super::context::*;
+use super::skill_page::card;
+use super::topics::{TopicIndex, TopicKind};
+use super::urls::{compact_count, path_to_root};
+use super::{Renderer, SiteFn};
+
+/// Skills per listing page.
+pub const PAGE_SIZE: usize = 48;
+/// Skills in each list of the home page.
+const HOME_LIST: usize = 6;
+
+/// `skills/`, `skills/page/2/`...: the folder of page `n` (1-based) of a listing at `base`.
+pub fn page_dir(base: &str, n: usize) -> String {
+    if n <= 1 { base.to_string() } else { format!("{base}page/{n}/") }
+}
+
+/// Writes a paginated listing of `skills` under `base` (e.g. `categories/data/`). Returns the
+/// folders written.
+#[allow(clippy::too_many_arguments)]
+pub fn write_listing(
+    catalog: &Catalog,
+    renderer: &Renderer,
+    out: &SiteWriter,
+    site: &SiteFn,
+    base: &str,
+    heading: &str,
+    intro: &str,
+    parent: (&str, &str),
+    skills: &[usize],
+) -> Result<Vec<String>> {
+    let total_pages = skills.len().div_ceil(PAGE_SIZE).max(1);
+    let mut written = Vec::new();
+    for n in 1..=total_pages {
+        let dir = page_dir(base, n);
+        let root = path_to_root(&dir);
+        let link = |k: usize| format!("{root}{}", page_dir(base, k));
+        let chunk = skills.iter().skip((n - 1) * PAGE_SIZE).take(PAGE_SIZE);
+        let page = ListingPage {
+            site: site(&dir),
+            heading: if n > 1 { format!("{heading} (page {n} of {total_pages})") } else { heading.to_string() },
+            intro: intro.to_string(),
+            parent_name: parent.0.to_string(),
+            parent_href: if parent.0.is_empty() { String::new() } else { format!("{root}{}", parent.1) },
+            total: skills.len(),
+            cards: chunk.map(|&i| card(catalog, i, &root)).collect(),
+            pagination: Pagination {
+                current: n,
+                total: total_pages,
+                prev: if n > 1 { link(n - 1) } else { String::new() },
+                next: if n < total_pages { link(n + 1) } else { String::new() },
+                pages: (1..=total_pages).map(|k| PageLink { number: k, href: link(k), current: k == n }).collect(),
+            },
+        };
+        out.write(&format!("{dir}index.html"), renderer.render("listing.html", &page)?.as_bytes())?;
+        written.push(dir);
+    }
+    Ok(written)
+}
+
+/// Every skill, sorted by title.
+pub fn skills_by_title(catalog: &Catalog) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..catalog.skills.len()).collect();
+    order.sort_by_cached_key(|&i| (catalog.skills[i].analysis.digest.title.to_lowercase(), i));
+    order
+}
+
+/// The topic pages of one kind: an index of topics, then a listing per topic.
+pub fn write_topics(
+    catalog: &Catalog,
+    renderer: &Renderer,
+    out: &SiteWriter,
+    site: &SiteFn,
+    topics: &TopicIndex,
+    kind: TopicKind,
+) -> Result<Vec<String>> {
+    let groups = topics.of(kind);
+    let index_dir = format!("{}/", kind.dir());
+    let root = path_to_root(&index_dir);
+    let mut rows: Vec<TopicRow> = groups
+        .iter()
+        .map(|(topic, skills)| TopicRow {
+            id: topic.id.clone(),
+            name: topic.name.clone(),
+            href: format!("{root}{}/{}/", kind.dir(), topic.id),
+            count: skills.len(),
+        })
+        .collect();
+    rows.sort_by(|a, b| b.count.cmp(&a.count).then(a.name.cmp(&b.name)));
+    let (heading, intro) = match kind {
+        TopicKind::Category => {
+            ("Categories", "Every category, from the skills' frontmatter or inferred from their words.")
+        }
+        TopicKind::Tag => ("Tags", "Tags from the skills' frontmatter that more than one skill shares."),
+        TopicKind::Product => ("Works with", "Products and tools the skills name or call."),
+    };
+    let page = TopicsPage { site: site(&index_dir), heading: heading.into(), intro: intro.into(), topics: rows };
+    out.write(&format!("{index_dir}index.html"), renderer.render("topics.html", &page)?.as_bytes())?;
+    let mut written = vec![index_dir.clone()];
+    for (topic, skills) in groups {
+        let mut skills = skills.clone();
+        skills.sort_by_cached_key(|&i| (catalog.skills[i].analysis.digest.title.to_lowercase(), i));
+        let heading = match kind {
+            TopicKind::Category => format!("{} skills", topic.name),
+            TopicKind::Tag => format!("Skills tagged “{}”", topic.name),
+            TopicKind::Product => format!("Skills that work with {}", topic.name),
+        };
+        let intro = format!("{} skill{}.", skills.len(), if skills.len() == 1 { "" } else { "s" });
+        let base = format!("{}/{}/", kind.dir(), topic.id);
+        written.extend(write_listing(
+            catalog,
+            renderer,
+            out,
+            site,
+            &base,
+            &heading,
+            &intro,
+            (kind.plural(), &index_dir),
+            &skills,
+        )?);
+    }
+    Ok(written)
+}
+
+pub fn repo_rows(catalog: &Catalog, root: &str) -> Vec<RepoRow> {
+    catalog
+        .repos
+        .iter()
+        .map(|r| RepoRow {
+            full: r.id.full(),
+            href: format!("{root}{}", r.url_path()),
+            skills: r.skills.len(),
+            license: r.license.label.clone(),
+            stars: r.facts.stars.map(|s| compact_count(s as usize)).unwrap_or_else(|| "—".into()),
+            updated: r.facts.updated.map(|t| t.iso_date()).unwrap_or_else(|| "—".into()),
+        })
+        .collect()
+}
+
+pub fn home(catalog: &Catalog, topics: &TopicIndex, site: &SiteFn) -> IndexPage {
+    let mut newest: Vec<usize> =
+        (0..catalog.skills.len()).filter(|&i| catalog.skills[i].history.first_seen.is_some()).collect();
+    newest.sort_by_key(|&i| (std::cmp::Reverse(catalog.skills[i].history.first_seen), i));
+    let stars = |i: usize| catalog.repos[catalog.skills[i].repo].facts.stars;
+    let mut starred: Vec<usize> = (0..catalog.skills.len()).filter(|&i| stars(i).is_some()).collect();
+    starred.sort_by_key(|&i| (std::cmp::Reverse(stars(i)), i));
+    let mut categories: Vec<TopicRow> = topics
+        .categories
+        .iter()
+        .map(|(t, skills)| TopicRow {
+            id: t.id.clone(),
+            name: t.name.clone(),
+            href: format!("categories/{}/", t.id),
+            count: skills.len(),
+        })
+        .collect();
+    categories.sort_by(|a, b| b.count.cmp(&a.count).then(a.name.cmp(&b.name)));
+    let mut repos = repo_rows(catalog, "");
+    repos.sort_by(|a, b| b.skills.cmp(&a.skills).then(a.full.cmp(&b.full)));
+    repos.truncate(12);
+    let some_skills = if newest.is_empty() && starred.is_empty() {
+        skills_by_title(catalog).into_iter().take(HOME_LIST).map(|i| card(catalog, i, "")).collect()
+    } else {
+        Vec::new()
+    };
+    let mut owners: Vec<&str> = catalog.repos.iter().map(|r| r.id.owner.as_str()).collect();
+    owners.dedup();
+    IndexPage {
+        site: site(""),
+        skill_count: catalog.skills.len(),
+        repo_count: catalog.repos.len(),
+        owner_count: owners.len(),
+        category_count: topics.categories.len(),
+        categories,
+        newest: newest.into_iter().take(HOME_LIST).map(|i| card(catalog, i, "")).collect(),
+        most_starred: starred.into_iter().take(HOME_LIST).map(|i| card(catalog, i, "")).collect(),
+        some_skills,
+        repos,
+    }
+}

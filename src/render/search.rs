@@ -1,0 +1,188 @@
+//! The static search index: sharded so that a browser fetches only what a query needs.
+//!
+//! - `search/meta.json`: document count, shard size, and the filter values with counts;
+//! - `search/docs/<n>.json`: the documents (title, repo, link, description...) `n*DOC_SHARD..`;
+//! - `search/terms/<key>.json`: term -> [doc, weight, doc, weight...] for terms whose first two
+//!   characters give `key` (see [`shard_key`]);
+//! - `search/facets/<facet>/<value>.json`: the documents with that filter value.
+//!
+//! Documents are numbered in title order, so ties in the browser sort alphabetically.
+//! `static/search.js` reads these files; keep the two in step.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::error::Result;
+use crate::model::Catalog;
+use crate::relate::taxonomy::words;
+use crate::write::SiteWriter;
+
+use super::facets;
+
+pub const DOC_SHARD: usize = 500;
+const DESCRIPTION_CHARS: usize = 200;
+
+#[derive(Serialize)]
+struct Doc {
+    /// Title.
+    t: String,
+    /// owner/repo.
+    r: String,
+    /// Page, relative to the site root.
+    u: String,
+    /// Description, shortened.
+    d: String,
+    /// Category names.
+    c: Vec<String>,
+    /// Licence label.
+    l: String,
+    /// Verdict label.
+    v: String,
+}
+
+#[derive(Serialize)]
+struct FacetValue {
+    id: String,
+    name: String,
+    count: usize,
+}
+
+#[derive(Serialize)]
+struct Meta {
+    docs: usize,
+    doc_shard: usize,
+    facets: BTreeMap<&'static str, Vec<FacetValue>>,
+}
+
+/// The file name of the term shard holding `term`: its first two characters, ASCII letters and
+/// digits as they are, anything else as `_` and its code point in hex.
+pub fn shard_key(term: &str) -> String {
+    term.chars()
+        .take(2)
+        .map(|c| if c.is_ascii_lowercase() || c.is_ascii_digit() { c.to_string() } else { format!("_{:x}", c as u32) })
+        .collect()
+}
+
+/// Search terms of a text: the same words the taxonomy reads, at least two characters long.
+pub fn terms(text: &str) -> impl Iterator<Item = String> + '_ {
+    words(text).flat_map(|w| {
+        // `write_file` and `node.js` are found by their parts too.
+        let parts: Vec<String> = if w.contains(['_', '.']) {
+            std::iter::once(w.clone()).chain(w.split(['_', '.']).map(str::to_string)).collect()
+        } else {
+            vec![w]
+        };
+        parts.into_iter().filter(|p| p.chars().count() >= 2)
+    })
+}
+
+pub fn write_index(catalog: &Catalog, out: &SiteWriter) -> Result<()> {
+    let mut order: Vec<usize> = (0..catalog.skills.len()).collect();
+    order.sort_by_cached_key(|&i| (catalog.skills[i].analysis.digest.title.to_lowercase(), i));
+
+    let mut docs = Vec::with_capacity(order.len());
+    let mut postings: BTreeMap<String, BTreeMap<u32, u8>> = BTreeMap::new();
+    let mut facet_docs: BTreeMap<&'static str, BTreeMap<(String, String), Vec<u32>>> = BTreeMap::new();
+    for (doc, &i) in order.iter().enumerate() {
+        let doc = doc as u32;
+        let skill = &catalog.skills[i];
+        let repo = &catalog.repos[skill.repo];
+        let topics = &catalog.relations.topics[i];
+        let title = &skill.analysis.digest.title;
+        let (verdict_id, verdict_label) = facets::verdict(skill);
+        let mut add = |text: &str, weight: u8| {
+            for term in terms(text) {
+                let entry = postings.entry(term).or_default().entry(doc).or_default();
+                *entry = (*entry).max(weight);
+            }
+        };
+        add(title, 3);
+        add(&skill.name.replace('-', " "), 3);
+        add(&skill.name, 3);
+        for tag in &topics.tags {
+            add(tag, 2);
+        }
+        for topic in topics.categories.iter().chain(&topics.products) {
+            add(&topic.name, 2);
+        }
+        add(&repo.id.full(), 2);
+        add(&skill.description, 1);
+
+        let mut facet = |name: &'static str, id: String, label: String| {
+            facet_docs.entry(name).or_default().entry((id, label)).or_default().push(doc);
+        };
+        for c in &topics.categories {
+            facet("category", c.id.clone(), c.name.clone());
+        }
+        for agent in facets::agents(skill) {
+            let name =
+                crate::agents::AGENTS.agents.iter().find(|a| a.id == agent).map(|a| a.name.clone()).unwrap_or_default();
+            facet("agent", agent.to_string(), name);
+        }
+        facet("license", crate::model::slugify(&facets::license_id(skill)), skill.analysis.license.label.clone());
+        facet("verdict", verdict_id.to_string(), verdict_label.to_string());
+
+        docs.push(Doc {
+            t: title.clone(),
+            r: repo.id.full(),
+            u: skill.url_path(repo),
+            d: shorten(&skill.description, DESCRIPTION_CHARS),
+            c: topics.categories.iter().map(|c| c.name.clone()).collect(),
+            l: skill.analysis.license.label.clone(),
+            v: verdict_label.to_string(),
+        });
+    }
+
+    for (n, chunk) in docs.chunks(DOC_SHARD).enumerate() {
+        out.write(&format!("search/docs/{n}.json"), &serde_json::to_vec(chunk).expect("docs serialise"))?;
+    }
+    let mut shards: BTreeMap<String, BTreeMap<&str, Vec<u32>>> = BTreeMap::new();
+    for (term, docs) in &postings {
+        let flat = docs.iter().flat_map(|(doc, weight)| [*doc, u32::from(*weight)]).collect();
+        shards.entry(shard_key(term)).or_default().insert(term, flat);
+    }
+    for (key, terms) in &shards {
+        out.write(&format!("search/terms/{key}.json"), &serde_json::to_vec(terms).expect("terms serialise"))?;
+    }
+    let mut meta = Meta { docs: docs.len(), doc_shard: DOC_SHARD, facets: BTreeMap::new() };
+    for (name, values) in &facet_docs {
+        let mut list = Vec::new();
+        for ((id, label), ids) in values {
+            out.write(&format!("search/facets/{name}/{id}.json"), &serde_json::to_vec(ids).expect("ids serialise"))?;
+            list.push(FacetValue { id: id.clone(), name: label.clone(), count: ids.len() });
+        }
+        list.sort_by(|a, b| b.count.cmp(&a.count).then(a.name.cmp(&b.name)));
+        meta.facets.insert(name, list);
+    }
+    out.write("search/meta.json", &serde_json::to_vec(&meta).expect("meta serialises"))?;
+    Ok(())
+}
+
+fn shorten(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let cut: String = text.chars().take(max).collect();
+    let cut = cut.rsplit_once(' ').map(|(head, _)| head).unwrap_or(&cut);
+    format!("{}…", cut.trim_end_matches([',', '.', ';', ':']))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shard_keys_are_safe_file_names() {
+        assert_eq!(shard_key("python"), "py");
+        assert_eq!(shard_key("c++"), "c_2b");
+        assert_eq!(shard_key("été"), "_e9t");
+        assert!(crate::write::checked_relative(&format!("search/terms/{}.json", shard_key("../x"))).is_ok());
+    }
+
+    #[test]
+    fn terms_split_identifiers() {
+        let t: Vec<String> = terms("Use write_file with Node.js a").collect();
+        assert_eq!(t, ["use", "write_file", "write", "file", "with", "node.js", "node", "js"]);
+    }
+}

@@ -1,0 +1,80 @@
+//! Which topic pages exist and what they list: computed once per build from the relations, read
+//! by every page that links to a category, tag or product.
+
+use std::collections::BTreeMap;
+
+use crate::model::{Catalog, slugify};
+use crate::relate::Topic;
+
+/// A tag gets its own page only when this many skills share it; rarer tags are shown unlinked.
+pub const MIN_SKILLS_PER_TAG_PAGE: usize = 2;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TopicKind {
+    Category,
+    Tag,
+    Product,
+}
+
+impl TopicKind {
+    /// The folder of the kind's pages.
+    pub fn dir(self) -> &'static str {
+        match self {
+            TopicKind::Category => "categories",
+            TopicKind::Tag => "tags",
+            TopicKind::Product => "works-with",
+        }
+    }
+
+    pub fn plural(self) -> &'static str {
+        match self {
+            TopicKind::Category => "Categories",
+            TopicKind::Tag => "Tags",
+            TopicKind::Product => "Works with",
+        }
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct TopicIndex {
+    pub categories: BTreeMap<Topic, Vec<usize>>,
+    pub tags: BTreeMap<Topic, Vec<usize>>,
+    pub products: BTreeMap<Topic, Vec<usize>>,
+}
+
+impl TopicIndex {
+    pub fn new(catalog: &Catalog) -> TopicIndex {
+        let mut index = TopicIndex::default();
+        for (i, topics) in catalog.relations.topics.iter().enumerate() {
+            for c in &topics.categories {
+                index.categories.entry(c.clone()).or_default().push(i);
+            }
+            for p in &topics.products {
+                index.products.entry(p.clone()).or_default().push(i);
+            }
+            for t in &topics.tags {
+                index.tags.entry(tag_topic(t)).or_default().push(i);
+            }
+        }
+        index.tags.retain(|_, skills| skills.len() >= MIN_SKILLS_PER_TAG_PAGE);
+        index
+    }
+
+    pub fn of(&self, kind: TopicKind) -> &BTreeMap<Topic, Vec<usize>> {
+        match kind {
+            TopicKind::Category => &self.categories,
+            TopicKind::Tag => &self.tags,
+            TopicKind::Product => &self.products,
+        }
+    }
+
+    /// The site path of a topic's page, if it has one.
+    pub fn page(&self, kind: TopicKind, topic: &Topic) -> Option<String> {
+        self.of(kind).contains_key(topic).then(|| format!("{}/{}/", kind.dir(), topic.id))
+    }
+}
+
+/// A tag as a topic: its slug is the URL segment.
+pub fn tag_topic(tag: &str) -> Topic {
+    Topic { id: slugify(tag), name: tag.to_string() }
+}

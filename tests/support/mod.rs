@@ -1,0 +1,111 @@
+//! Test helpers: a static file server on 127.0.0.1 and headless Chromium.
+
+#![allow(dead_code)]
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Serves `root` on 127.0.0.1 from a background thread until the test process ends.
+/// Returns the base URL, e.g. `http://127.0.0.1:41234/`.
+pub fn serve(root: &Path) -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let root = root.to_path_buf();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let root = root.clone();
+            std::thread::spawn(move || {
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut request = String::new();
+                if reader.read_line(&mut request).is_err() {
+                    return;
+                }
+                // Drain the headers.
+                let mut line = String::new();
+                while reader.read_line(&mut line).is_ok_and(|n| n > 2) {
+                    line.clear();
+                }
+                let path = request.split_whitespace().nth(1).unwrap_or("/");
+                let path = path.split(['?', '#']).next().unwrap_or("/");
+                let (status, body, kind) = match resolve(&root, path) {
+                    Some(file) => ("200 OK", std::fs::read(&file).unwrap(), content_type(&file)),
+                    None => (
+                        "404 Not Found",
+                        std::fs::read(root.join("404.html")).unwrap_or_default(),
+                        "text/html; charset=utf-8",
+                    ),
+                };
+                let head = format!(
+                    "HTTP/1.1 {status}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                    body.len()
+                );
+                let _ = stream.write_all(head.as_bytes());
+                let _ = stream.write_all(&body);
+            });
+        }
+    });
+    format!("http://127.0.0.1:{port}/")
+}
+
+fn resolve(root: &Path, url_path: &str) -> Option<PathBuf> {
+    let decoded = url_path.trim_start_matches('/');
+    if decoded.split('/').any(|s| s == "..") {
+        return None;
+    }
+    let mut file = root.join(decoded);
+    if file.is_dir() {
+        file = file.join("index.html");
+    }
+    file.is_file().then_some(file)
+}
+
+fn content_type(path: &Path) -> &'static str {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("html") => "text/html; charset=utf-8",
+        Some("css") => "text/css",
+        Some("js") => "text/javascript",
+        Some("json") => "application/json",
+        Some("svg") => "image/svg+xml",
+        Some("xml") => "application/xml",
+        _ => "text/plain; charset=utf-8",
+    }
+}
+
+/// Headless Chromium, if installed. Under CI a missing browser is a failure, not a skip.
+pub fn chromium() -> Option<PathBuf> {
+    let found = ["chromium", "chromium-browser", "google-chrome"].iter().find_map(|name| {
+        std::env::var_os("PATH")
+            .and_then(|paths| std::env::split_paths(&paths).map(|p| p.join(name)).find(|p| p.is_file()))
+    });
+    if found.is_none() {
+        assert!(std::env::var_os("CI").is_none(), "CI must install chromium (see .ci/run)");
+        eprintln!("chromium not installed: browser test skipped");
+    }
+    found
+}
+
+/// The DOM of `url` after its scripts ran (virtual time lets fetches and timers finish).
+pub fn dump_dom(browser: &Path, url: &str) -> String {
+    let profile = tempfile::tempdir().unwrap();
+    let output = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--virtual-time-budget=5000",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg("--dump-dom")
+        .arg(url)
+        .output()
+        .expect("chromium runs");
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
