@@ -31,6 +31,36 @@ enum Command {
     /// ROOT/public (or --out). The previous site stays in place until the new one is complete.
     /// Skills that cannot be read are reported and left out; the rest of the catalog still builds.
     Build(BuildArgs),
+    /// Build, serve on 127.0.0.1, and rebuild and reload the pages as you edit.
+    ///
+    /// PATH is a catalog (a folder with catalog.toml), a repository of skills, or one skill
+    /// folder; for the last two, a one-repository catalog is made around it and the skill's page
+    /// opens first. The site is served under the path of catalog.toml's base_url, as on GitHub
+    /// Pages. A failed rebuild is printed and shown over the page; the last good site stays up.
+    Serve(ServeArgs),
+    /// Start a new catalog in DIR: catalog.toml, data/repos.toml, a GitHub Pages workflow and a
+    /// README. Refuses to overwrite anything.
+    Init(InitArgs),
+}
+
+#[derive(Args)]
+struct ServeArgs {
+    /// A catalog folder, a repository of skills, or a skill folder.
+    #[arg(default_value = ".", value_name = "PATH")]
+    path: PathBuf,
+    /// The port on 127.0.0.1; 0 picks a free one.
+    #[arg(long, default_value_t = 1111)]
+    port: u16,
+    /// Open the first page in a browser.
+    #[arg(long)]
+    open: bool,
+}
+
+#[derive(Args)]
+struct InitArgs {
+    /// Where to start the catalog.
+    #[arg(default_value = ".", value_name = "DIR")]
+    dir: PathBuf,
 }
 
 #[derive(Args)]
@@ -65,6 +95,23 @@ fn main() -> ExitCode {
 
 fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
     match &cli.command {
+        Command::Serve(args) => {
+            ops::serve::serve(&ops::serve::ServeOptions { path: args.path.clone(), port: args.port, open: args.open })?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Init(args) => {
+            let written = ops::init::init(&args.dir)?;
+            if !cli.quiet {
+                for path in &written {
+                    eprintln!("created {}", path.display());
+                }
+                let dir = args.dir.display();
+                eprintln!("\nNext: add a [[sources]] table to {dir}/catalog.toml, then run");
+                eprintln!("  catalog serve {dir}          # preview, rebuilding as you edit");
+                eprintln!("  catalog build --root {dir}   # write the site to {dir}/public");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Build(args) => {
             let options = ops::BuildOptions {
                 root: args.root.clone(),

@@ -43,8 +43,12 @@ pub struct BuildReport {
 }
 
 pub fn build(options: &BuildOptions) -> Result<BuildReport> {
+    build_with(options, Config::load(&options.root)?)
+}
+
+/// Builds with a config given rather than read from `root/catalog.toml` (serve's previews).
+pub fn build_with(options: &BuildOptions, mut config: Config) -> Result<BuildReport> {
     let started = Instant::now();
-    let mut config = Config::load(&options.root)?;
     if let Some(base_url) = &options.base_url {
         config.base_url = base_url.clone();
     }

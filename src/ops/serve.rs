@@ -1,0 +1,382 @@
+//! `catalog serve`: build, serve on 127.0.0.1 under the base_url's path, watch the inputs,
+//! rebuild on change and reload open pages (server-sent events). A failed rebuild is shown in
+//! the terminal and over the page; the last good site stays served.
+//!
+//! PATH may be a catalog (a folder with catalog.toml), a repository of skills or one skill
+//! folder; for the last two a one-repository catalog is made around it.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use anyhow::Context;
+
+use crate::config::{CONFIG_FILE, Config, SourceConfig};
+use crate::discover::SKILL_FILE_NAMES;
+use crate::model::slugify;
+use crate::ops::{BuildOptions, build_with};
+
+/// Paths under this prefix belong to the server, not the site.
+const SERVER_PREFIX: &str = "/__catalog/";
+const LIVERELOAD_JS: &[u8] = include_bytes!("../../static/livereload.js");
+
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    /// A catalog root, a repository or a skill folder.
+    pub path: PathBuf,
+    /// 0 picks a free port.
+    pub port: u16,
+    pub open: bool,
+}
+
+/// What to build for a PATH: the catalog root, its config, and the page to open first.
+#[derive(Debug, Clone)]
+pub struct ServePlan {
+    pub root: PathBuf,
+    pub config: Config,
+    /// Site path of the page to open (`""` for the home page).
+    pub start: String,
+    /// Folders whose changes trigger a rebuild.
+    pub watch: Vec<PathBuf>,
+}
+
+impl ServePlan {
+    pub fn for_path(path: &Path) -> anyhow::Result<ServePlan> {
+        let path = path.canonicalize().with_context(|| format!("{} does not exist", path.display()))?;
+        if path.join(CONFIG_FILE).is_file() {
+            let config = Config::load(&path)?;
+            let mut watch = vec![path.clone()];
+            watch.extend(config.sources.iter().map(|s| path.join(&s.path)).filter(|p| !p.starts_with(&path)));
+            return Ok(ServePlan { root: path, config, start: String::new(), watch });
+        }
+        let is_skill = SKILL_FILE_NAMES.iter().any(|name| path.join(name).is_file());
+        let folder = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "skill".into());
+        let repo = if is_skill {
+            format!("local/{}", slugify(&folder))
+        } else {
+            github_repo_of(&path).unwrap_or_else(|| format!("local/{}", slugify(&folder)))
+        };
+        let config = Config {
+            title: format!("Preview of {folder}"),
+            base_url: "/".into(),
+            description: String::new(),
+            sources: vec![SourceConfig { path: path.clone(), repo: repo.clone() }],
+        };
+        // A lone skill sits at its repository's root, so its page is owner/repo/<repo name>/.
+        let start = if is_skill {
+            format!("{repo}/{}/", repo.rsplit('/').next().unwrap_or_default())
+        } else {
+            format!("{repo}/")
+        };
+        Ok(ServePlan { root: path.clone(), config, start, watch: vec![path] })
+    }
+}
+
+/// `owner/name` from the repository's `origin` remote, when it is on GitHub.
+fn github_repo_of(path: &Path) -> Option<String> {
+    let config = std::fs::read_to_string(path.join(".git/config")).ok()?;
+    let url = config.lines().map(str::trim).find_map(|l| l.strip_prefix("url = "))?;
+    let rest = url.split("github.com").nth(1)?.trim_start_matches([':', '/']);
+    let rest = rest.trim_end_matches('/').trim_end_matches(".git");
+    crate::discover::RepoId::parse(rest).map(|id| id.full())
+}
+
+/// The path part of a base URL: `https://x.github.io/skills/` -> `/skills/`.
+pub fn base_path(base_url: &str) -> String {
+    let after_scheme = base_url.split_once("://").map(|(_, rest)| rest).unwrap_or(base_url);
+    let path = after_scheme.find('/').map(|i| &after_scheme[i..]).unwrap_or("/");
+    let path = path.split(['?', '#']).next().unwrap_or("/");
+    if path.ends_with('/') { path.to_string() } else { format!("{path}/") }
+}
+
+/// Clients of the event stream.
+#[derive(Clone, Default)]
+struct Subscribers(Arc<Mutex<Vec<Sender<String>>>>);
+
+impl Subscribers {
+    fn subscribe(&self) -> Receiver<String> {
+        let (tx, rx) = channel();
+        self.0.lock().expect("not poisoned").push(tx);
+        rx
+    }
+
+    fn broadcast(&self, event: &str, data: &str) {
+        let message = format!("event: {event}\ndata: {}\n\n", data.replace('\n', "\ndata: "));
+        self.0.lock().expect("not poisoned").retain(|tx| tx.send(message.clone()).is_ok());
+    }
+}
+
+/// A response body that streams events as they come.
+struct EventStream {
+    rx: Receiver<String>,
+    pending: Vec<u8>,
+}
+
+impl Read for EventStream {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        while self.pending.is_empty() {
+            // A comment line every 15 s notices closed connections.
+            match self.rx.recv_timeout(Duration::from_secs(15)) {
+                Ok(message) => self.pending = message.into_bytes(),
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => self.pending = b": ping\n\n".to_vec(),
+                Err(_) => return Ok(0),
+            }
+        }
+        let n = buf.len().min(self.pending.len());
+        buf[..n].copy_from_slice(&self.pending[..n]);
+        self.pending.drain(..n);
+        Ok(n)
+    }
+}
+
+pub fn serve(options: &ServeOptions) -> anyhow::Result<()> {
+    let plan = ServePlan::for_path(&options.path)?;
+    let server = tiny_http::Server::http(("127.0.0.1", options.port))
+        .map_err(|e| anyhow::anyhow!("cannot listen on 127.0.0.1:{}: {e}", options.port))?;
+    let port = server.server_addr().to_ip().map(|a| a.port()).unwrap_or(options.port);
+    let prefix = base_path(&plan.config.base_url);
+    let base_url = format!("http://127.0.0.1:{port}{prefix}");
+    // A catalog keeps its preview beside its cache; a lone skill's goes to the temp folder.
+    let out = if plan.root.join(CONFIG_FILE).is_file() {
+        plan.root.join(".catalog/serve/site")
+    } else {
+        std::env::temp_dir().join(format!("catalog-serve-{port}-{}", std::process::id())).join("site")
+    };
+    let build_options = BuildOptions {
+        root: plan.root.clone(),
+        out: Some(out.clone()),
+        base_url: Some(base_url.clone()),
+        minify: false,
+    };
+
+    let rebuild = {
+        let plan = plan.clone();
+        let build_options = build_options.clone();
+        move || -> Result<String, String> {
+            // The config may have changed too; a catalog re-reads it on every build.
+            let config = if plan.root.join(CONFIG_FILE).is_file() {
+                Config::load(&plan.root).map_err(|e| e.to_string())?
+            } else {
+                plan.config.clone()
+            };
+            let report = build_with(&build_options, config).map_err(|e| e.to_string())?;
+            for diag in &report.diagnostics {
+                eprintln!("{diag}");
+            }
+            Ok(format!("built {} skills in {:.2}s", report.skills, report.elapsed.as_secs_f64()))
+        }
+    };
+    match rebuild() {
+        Ok(summary) => eprintln!("{summary}"),
+        Err(err) => anyhow::bail!("the first build failed: {err}"),
+    }
+    let start_url = format!("{base_url}{}", plan.start);
+    // The first line on stdout is the address, for people and for scripts.
+    println!("Serving {} at {start_url}", plan.root.display());
+    eprintln!("Watching for changes; Ctrl+C stops.");
+    if options.open {
+        open_browser(&start_url);
+    }
+
+    let subscribers = Subscribers::default();
+    watch(&plan, &out, subscribers.clone(), rebuild)?;
+
+    for request in server.incoming_requests() {
+        let subscribers = subscribers.clone();
+        let out = out.clone();
+        let prefix = prefix.clone();
+        std::thread::spawn(move || respond(request, &out, &prefix, &subscribers));
+    }
+    Ok(())
+}
+
+fn watch(
+    plan: &ServePlan,
+    out: &Path,
+    subscribers: Subscribers,
+    rebuild: impl Fn() -> Result<String, String> + Send + 'static,
+) -> anyhow::Result<()> {
+    use notify_debouncer_mini::{DebounceEventResult, new_debouncer, notify::RecursiveMode};
+    let out_parent = out.parent().unwrap_or(out).to_path_buf();
+    // Outputs and caches inside the catalog are not inputs.
+    let generated: Vec<PathBuf> =
+        ["public", ".catalog", "target"].iter().map(|d| plan.root.join(d)).chain([out_parent]).collect();
+    let ignored = move |path: &Path| {
+        generated.iter().any(|g| path.starts_with(g))
+            || path.components().any(|c| matches!(c.as_os_str().to_str(), Some(".git" | "node_modules")))
+    };
+    let (tx, rx) = channel::<DebounceEventResult>();
+    let mut debouncer = new_debouncer(Duration::from_millis(150), tx)?;
+    for path in &plan.watch {
+        debouncer
+            .watcher()
+            .watch(path, RecursiveMode::Recursive)
+            .with_context(|| format!("watching {}", path.display()))?;
+    }
+    std::thread::spawn(move || {
+        let _keep_alive = debouncer;
+        for events in rx {
+            let Ok(events) = events else { continue };
+            let changed: Vec<&Path> = events.iter().map(|e| e.path.as_path()).filter(|p| !ignored(p)).collect();
+            let Some(first) = changed.first() else { continue };
+            eprintln!("changed: {}", first.display());
+            match rebuild() {
+                Ok(summary) => {
+                    eprintln!("{summary}");
+                    subscribers.broadcast("reload", "");
+                }
+                Err(err) => {
+                    eprintln!("error: {err}");
+                    subscribers.broadcast("build-error", &err);
+                }
+            }
+        }
+    });
+    Ok(())
+}
+
+fn respond(request: tiny_http::Request, out: &Path, prefix: &str, subscribers: &Subscribers) {
+    let url = request.url().split(['?', '#']).next().unwrap_or("/").to_string();
+    let header = |name: &str, value: &str| {
+        tiny_http::Header::from_bytes(name.as_bytes(), value.as_bytes()).expect("valid header")
+    };
+    if url == format!("{SERVER_PREFIX}events") {
+        let stream = EventStream { rx: subscribers.subscribe(), pending: b": connected\n\n".to_vec() };
+        let response = tiny_http::Response::new(
+            200.into(),
+            vec![header("Content-Type", "text/event-stream"), header("Cache-Control", "no-cache")],
+            stream,
+            None,
+            None,
+        );
+        let _ = request.respond(response);
+        return;
+    }
+    if url == format!("{SERVER_PREFIX}livereload.js") {
+        let _ = request.respond(
+            tiny_http::Response::from_data(LIVERELOAD_JS).with_header(header("Content-Type", "text/javascript")),
+        );
+        return;
+    }
+    if url == "/" && prefix != "/" {
+        let _ = request.respond(tiny_http::Response::empty(302).with_header(header("Location", prefix)));
+        return;
+    }
+    let file = url
+        .strip_prefix(prefix)
+        .or_else(|| (url.as_str() == prefix.trim_end_matches('/')).then_some(""))
+        .and_then(|rest| site_file(out, rest));
+    let (status, path) = match file {
+        Some(path) => (200, path),
+        None => (404, out.join("404.html")),
+    };
+    let mut body = std::fs::read(&path).unwrap_or_default();
+    let kind = content_type(&path);
+    if kind.starts_with("text/html") {
+        body = inject_livereload(body);
+    }
+    let response = tiny_http::Response::from_data(body)
+        .with_status_code(status)
+        .with_header(header("Content-Type", kind))
+        .with_header(header("Cache-Control", "no-store"));
+    let _ = request.respond(response);
+}
+
+/// The file for a path below the site root, never outside it.
+fn site_file(out: &Path, rest: &str) -> Option<PathBuf> {
+    let decoded = percent_decode(rest);
+    if decoded.split('/').any(|s| s == ".." || s.contains('\\')) {
+        return None;
+    }
+    let mut file = out.join(decoded.trim_start_matches('/'));
+    if file.is_dir() {
+        file = file.join("index.html");
+    }
+    file.is_file().then_some(file)
+}
+
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        if let (b'%', Some(byte)) = (bytes[i], hex) {
+            out.push(byte);
+            i += 3;
+            continue;
+        }
+        out.push(bytes[i]);
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn inject_livereload(body: Vec<u8>) -> Vec<u8> {
+    let tag = format!("<script src=\"{SERVER_PREFIX}livereload.js\" defer></script>");
+    let text = String::from_utf8_lossy(&body);
+    match text.rfind("</body>") {
+        Some(at) => format!("{}{tag}{}", &text[..at], &text[at..]).into_bytes(),
+        None => format!("{text}{tag}").into_bytes(),
+    }
+}
+
+fn content_type(path: &Path) -> &'static str {
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("html") => "text/html; charset=utf-8",
+        Some("css") => "text/css; charset=utf-8",
+        Some("js") => "text/javascript; charset=utf-8",
+        Some("json") => "application/json",
+        Some("svg") => "image/svg+xml",
+        Some("xml") => "application/xml",
+        Some("md" | "txt") => "text/plain; charset=utf-8",
+        _ => "application/octet-stream",
+    }
+}
+
+fn open_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else if cfg!(windows) {
+        "explorer"
+    } else {
+        "xdg-open"
+    };
+    if std::process::Command::new(opener).arg(url).spawn().is_err() {
+        eprintln!("could not open a browser; visit {url}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base_paths() {
+        assert_eq!(base_path("https://x.github.io/skills/"), "/skills/");
+        assert_eq!(base_path("https://x.github.io/skills"), "/skills/");
+        assert_eq!(base_path("http://127.0.0.1:1111/"), "/");
+        assert_eq!(base_path("/"), "/");
+    }
+
+    #[test]
+    fn site_files_stay_inside_the_site() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(tmp.path().join("a")).unwrap();
+        std::fs::write(tmp.path().join("a/index.html"), "x").unwrap();
+        assert!(site_file(tmp.path(), "a/").is_some());
+        assert!(site_file(tmp.path(), "../etc/passwd").is_none());
+        assert!(site_file(tmp.path(), "%2e%2e/etc/passwd").is_none());
+    }
+
+    #[test]
+    fn livereload_goes_before_the_end_of_body() {
+        let out = String::from_utf8(inject_livereload(b"<html><body>x</body></html>".to_vec())).unwrap();
+        assert!(out.contains("x<script src=\"/__catalog/livereload.js\" defer></script></body>"));
+    }
+}

@@ -1,0 +1,85 @@
+//! `catalog serve`: answers under a sub-path base_url and picks up edits.
+
+mod support;
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts `catalog serve PATH --port 0` and returns it with the URL it printed.
+fn start(path: &Path) -> (Server, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_catalog"))
+        .args(["serve", "--port", "0"])
+        .arg(path)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let url = line.split_whitespace().last().expect("serve prints its address").to_string();
+    (Server(child), url)
+}
+
+fn wait_for(what: &str, mut check: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !check() {
+        assert!(start.elapsed() < Duration::from_secs(20), "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+#[test]
+fn serves_under_the_base_url_path_and_rebuilds_on_change() {
+    let project = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    support::copy_tree(&project.join("content"), &root.join("content"));
+    let config = std::fs::read_to_string(project.join("catalog.toml")).unwrap();
+    let config =
+        config.replace("base_url = \"http://127.0.0.1:1111/\"", "base_url = \"https://example.github.io/sub/\"");
+    assert!(config.contains("example.github.io/sub/"));
+    std::fs::write(root.join("catalog.toml"), config).unwrap();
+
+    let (_server, url) = start(root);
+    assert!(url.ends_with("/sub/"), "{url}");
+    let (status, home) = support::http_get(&url);
+    assert_eq!(status, 200, "{home}");
+    assert!(home.contains("Agent Skills Catalog"));
+    assert!(home.contains("/__catalog/livereload.js"), "live reload not injected");
+    let page = format!("{url}northwind-labs/devops-skills/k8s-rollout-check/");
+    let (status, body) = support::http_get(&page);
+    assert_eq!(status, 200);
+    assert!(!body.contains("Rollout Canary Marker"));
+    let (status, _) = support::http_get(&url.replace("/sub/", "/sub/no/such/page/"));
+    assert_eq!(status, 404);
+
+    let skill = root.join("content/northwind-labs/devops-skills/skills/k8s-rollout-check/SKILL.md");
+    let text = std::fs::read_to_string(&skill).unwrap();
+    std::fs::write(&skill, format!("{text}\n## Rollout Canary Marker\n\nAdded while serving.\n")).unwrap();
+    wait_for("the edit to show", || support::http_get(&page).1.contains("Rollout Canary Marker"));
+}
+
+#[test]
+fn previews_a_lone_skill_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let skill = tmp.path().join("my-skill");
+    std::fs::create_dir_all(&skill).unwrap();
+    std::fs::write(skill.join("SKILL.md"), "---\nname: my-skill\ndescription: Does one thing well.\n---\n# My Skill\n")
+        .unwrap();
+    let (_server, url) = start(&skill);
+    assert!(url.ends_with("/local/my-skill/my-skill/"), "{url}");
+    let (status, body) = support::http_get(&url);
+    assert_eq!(status, 200);
+    assert!(body.contains("Does one thing well."));
+}
