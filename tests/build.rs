@@ -332,3 +332,36 @@ fn sitemap_robots_and_api_are_valid() {
         assert!(skill.url.starts_with("https://example.github.io/sub/path/"));
     }
 }
+
+#[test]
+fn a_catalog_overrides_templates_and_static_files_one_by_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    let fixture = project_root().join("tests/fixtures/hostile");
+    std::fs::copy(fixture.join("catalog.toml"), root.join("catalog.toml")).unwrap();
+    let skills = root.join("skills/no-name");
+    std::fs::create_dir_all(&skills).unwrap();
+    std::fs::copy(fixture.join("skills/no-name/SKILL.md"), skills.join("SKILL.md")).unwrap();
+    std::fs::create_dir_all(root.join("templates")).unwrap();
+    std::fs::create_dir_all(root.join("static")).unwrap();
+    let base = std::fs::read_to_string(project_root().join("templates/base.html")).unwrap();
+    std::fs::write(
+        root.join("templates/base.html"),
+        base.replace("<footer class=\"site-footer\">", "<footer class=\"site-footer themed\">"),
+    )
+    .unwrap();
+    std::fs::write(root.join("static/style.css"), "body { color: rebeccapurple }").unwrap();
+    std::fs::write(root.join("static/logo.svg"), "<svg xmlns=\"http://www.w3.org/2000/svg\"/>").unwrap();
+
+    let (out, _) = build_into(root);
+    let site = out.path().join("site");
+    assert!(read(&site, "index.html").contains("site-footer themed"), "template override ignored");
+    assert!(read(&site, "evil-org/payloads/no-name/index.html").contains("site-footer themed"));
+    assert_eq!(read(&site, "static/style.css"), "body { color: rebeccapurple }");
+    assert!(site.join("static/logo.svg").is_file());
+    // Files not overridden come from the embedded defaults.
+    assert_eq!(
+        std::fs::read(site.join("static/catalog.js")).unwrap(),
+        std::fs::read(project_root().join("static/catalog.js")).unwrap()
+    );
+}

@@ -60,7 +60,7 @@ pub fn build_with(options: &BuildOptions, mut config: Config) -> Result<BuildRep
     };
     let catalog = load_catalog(&options.root, config);
     stage("discover, parse, analyze");
-    let renderer = Renderer::new()?;
+    let renderer = Renderer::with_theme(Some(&options.root))?;
     let out_dir = options.out.clone().unwrap_or_else(|| options.root.join("public"));
     let writer = SiteWriter::begin(&out_dir, options.minify)?;
     let stats = render::render_site(&catalog, &renderer, &writer)?;

@@ -20,7 +20,7 @@ use crate::ops::{BuildOptions, build_with};
 
 /// Paths under this prefix belong to the server, not the site.
 const SERVER_PREFIX: &str = "/__catalog/";
-const LIVERELOAD_JS: &[u8] = include_bytes!("../../static/livereload.js");
+const LIVERELOAD_JS: &[u8] = include_bytes!("livereload.js");
 
 #[derive(Debug, Clone)]
 pub struct ServeOptions {

@@ -14,6 +14,8 @@ pub mod skill_page;
 pub mod topics;
 pub mod urls;
 
+use std::path::Path;
+
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -46,15 +48,54 @@ const STATIC_FILES: &[(&str, &[u8])] = &[
 
 pub struct Renderer {
     tera: tera::Tera,
+    /// Static files to publish under `static/`: the embedded ones, replaced or joined by the
+    /// catalog's own.
+    static_files: Vec<(String, Vec<u8>)>,
 }
 
 impl Renderer {
+    /// The embedded templates and static files only.
     pub fn new() -> Result<Renderer> {
+        Self::with_theme(None)
+    }
+
+    /// Templates and static files, where `theme` (a catalog root) may override them file by
+    /// file: `theme/templates/<name>.html` replaces the embedded template of that name, and
+    /// every file in `theme/static/` is published, replacing an embedded one of the same name.
+    pub fn with_theme(theme: Option<&Path>) -> Result<Renderer> {
         let mut tera = tera::Tera::new();
         tera.autoescape_on(vec![".html"]);
-        tera.add_raw_templates(TEMPLATES.iter().copied())
-            .map_err(|e| Error::Template { name: "(embedded)".into(), message: error_chain(&e) })?;
-        Ok(Renderer { tera })
+        let mut templates: Vec<(String, String)> =
+            TEMPLATES.iter().map(|(n, t)| (n.to_string(), t.to_string())).collect();
+        let mut static_files: Vec<(String, Vec<u8>)> =
+            STATIC_FILES.iter().map(|(n, b)| (n.to_string(), b.to_vec())).collect();
+        if let Some(theme) = theme {
+            for (name, text) in &mut templates {
+                let path = theme.join("templates").join(&*name);
+                if path.is_file() {
+                    *text = std::fs::read_to_string(&path).map_err(|e| Error::io(&path, e))?;
+                }
+            }
+            let static_dir = theme.join("static");
+            for entry in
+                walkdir::WalkDir::new(&static_dir).follow_links(false).sort_by_file_name().into_iter().flatten()
+            {
+                if !entry.file_type().is_file() {
+                    continue;
+                }
+                let Ok(rel) = entry.path().strip_prefix(&static_dir) else { continue };
+                let Some(rel) = rel.to_str().map(|r| format!("static/{}", r.replace('\\', "/"))) else { continue };
+                let bytes = std::fs::read(entry.path()).map_err(|e| Error::io(entry.path(), e))?;
+                match static_files.iter_mut().find(|(n, _)| *n == rel) {
+                    Some(existing) => existing.1 = bytes,
+                    None => static_files.push((rel, bytes)),
+                }
+            }
+        }
+        // All at once: templates use components defined in another template.
+        tera.add_raw_templates(templates.iter().map(|(n, t)| (n.as_str(), t.as_str())))
+            .map_err(|e| Error::Template { name: "templates".into(), message: error_chain(&e) })?;
+        Ok(Renderer { tera, static_files })
     }
 
     pub fn render<T: Serialize>(&self, template: &str, data: &T) -> Result<String> {
@@ -104,7 +145,7 @@ pub fn render_site(catalog: &Catalog, renderer: &Renderer, out: &SiteWriter) -> 
     let mut add_pages =
         |dirs: Vec<String>| pages.extend(dirs.into_iter().map(|dir| feeds::SitemapEntry { dir, lastmod: None }));
 
-    for (path, bytes) in STATIC_FILES {
+    for (path, bytes) in &renderer.static_files {
         out.write(path, bytes)?;
     }
 
