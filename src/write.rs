@@ -20,6 +20,8 @@ pub struct SiteWriter {
     target: PathBuf,
     staging: PathBuf,
     minify: bool,
+    /// Deletes the previous build's leftovers in the background.
+    cleaner: std::sync::Mutex<Option<std::thread::JoinHandle<()>>>,
     files: AtomicUsize,
     bytes: AtomicU64,
 }
@@ -34,14 +36,15 @@ impl SiteWriter {
             )));
         }
         let staging = sibling(target, "staging");
-        if staging.exists() {
-            std::fs::remove_dir_all(&staging).map_err(|e| Error::io(&staging, e))?;
-        }
+        // Deleting many files is slow on some file systems (seconds per thousand), so what the
+        // last build left behind is moved aside and deleted while this build works.
+        let cleaner = clear_leftovers(target, &staging)?;
         std::fs::create_dir_all(&staging).map_err(|e| Error::io(&staging, e))?;
         Ok(SiteWriter {
             target: target.to_path_buf(),
             staging,
             minify,
+            cleaner: std::sync::Mutex::new(Some(cleaner)),
             files: AtomicUsize::new(0),
             bytes: AtomicU64::new(0),
         })
@@ -77,21 +80,19 @@ impl SiteWriter {
 
     /// Swaps the staged site in for the old one. Until this returns, the old site is whole;
     /// between the two renames there is a moment with no site at the target path, never a
-    /// mixed one.
+    /// mixed one. The old site stays beside the new one (`.NAME.old`) until the next build
+    /// deletes it in the background.
     pub fn publish(self) -> Result<PathBuf> {
         std::fs::write(self.staging.join(MARKER_FILE), concat!("catalog ", env!("CARGO_PKG_VERSION"), "\n"))
             .map_err(|e| Error::io(&self.staging, e))?;
-        let old = sibling(&self.target, "old");
-        if old.exists() {
-            std::fs::remove_dir_all(&old).map_err(|e| Error::io(&old, e))?;
+        if let Some(cleaner) = self.cleaner.lock().expect("not poisoned").take() {
+            let _ = cleaner.join();
         }
+        let old = sibling(&self.target, "old");
         if self.target.exists() {
             std::fs::rename(&self.target, &old).map_err(|e| Error::io(&self.target, e))?;
         }
         std::fs::rename(&self.staging, &self.target).map_err(|e| Error::io(&self.target, e))?;
-        if old.exists() {
-            std::fs::remove_dir_all(&old).map_err(|e| Error::io(&old, e))?;
-        }
         Ok(self.target.clone())
     }
 }
@@ -103,6 +104,35 @@ impl Drop for SiteWriter {
             let _ = std::fs::remove_dir_all(&self.staging);
         }
     }
+}
+
+/// Moves the last build's old site and any abandoned staging or trash folders to fresh trash
+/// names (fast renames), then deletes them on a thread.
+fn clear_leftovers(target: &Path, staging: &Path) -> Result<std::thread::JoinHandle<()>> {
+    let mut doomed = Vec::new();
+    let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    for (n, leftover) in [sibling(target, "old"), staging.to_path_buf()].into_iter().enumerate() {
+        if leftover.exists() {
+            let trash = sibling(target, &format!("trash-{stamp}-{n}"));
+            std::fs::rename(&leftover, &trash).map_err(|e| Error::io(&leftover, e))?;
+            doomed.push(trash);
+        }
+    }
+    // Trash from a build that exited before its cleaner finished.
+    let trash_prefix =
+        format!(".{}.trash-", target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default());
+    if let Some(parent) = target.parent().filter(|p| !p.as_os_str().is_empty()).or(Some(Path::new("."))) {
+        for entry in std::fs::read_dir(parent).into_iter().flatten().flatten() {
+            if entry.file_name().to_string_lossy().starts_with(&trash_prefix) && !doomed.contains(&entry.path()) {
+                doomed.push(entry.path());
+            }
+        }
+    }
+    Ok(std::thread::spawn(move || {
+        for dir in doomed {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }))
 }
 
 fn is_ours(target: &Path) -> bool {
@@ -178,6 +208,16 @@ mod tests {
         third.publish().unwrap();
         assert!(!out.join("index.html").exists(), "stale file survived");
         assert_eq!(std::fs::read(out.join("other.html")).unwrap(), b"three");
+        // The previous site waits beside the new one, and the next build clears it away.
+        assert!(sibling(&out, "old").join("index.html").exists());
+        let fourth = SiteWriter::begin(&out, false).unwrap();
+        fourth.publish().unwrap();
+        let leftovers: Vec<String> = std::fs::read_dir(tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.contains("trash") || n.contains("staging"))
+            .collect();
+        assert!(leftovers.is_empty(), "{leftovers:?}");
     }
 
     #[test]
