@@ -13,5 +13,8 @@ pub mod error;
 pub mod model;
 pub mod ops;
 pub mod parse;
+pub mod relate;
 pub mod render;
+pub mod repo_data;
+pub mod sources;
 pub mod write;

@@ -1,5 +1,7 @@
 //! Commands: each a thin orchestration of the pipeline stages.
 
 pub mod build;
+pub mod sources;
+pub mod stats;
 
-pub use build::{BuildOptions, BuildReport, build, load_catalog};
+pub use build::{BuildOptions, BuildReport, build, load_catalog, load_catalog_with};

@@ -1,0 +1,3 @@
+//! Relate: facts about a skill that depend on the other skills of the catalog.
+
+pub mod copies;
