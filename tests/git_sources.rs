@@ -226,6 +226,14 @@ fn git_urls_are_fetched_cached_and_read_offline_and_a_broken_one_is_a_diagnostic
     assert!(text_of(&page(&site, "acme/skills/alpha/index.html")).contains("First seen January 5, 2026"));
     assert!(report.diagnostics.iter().any(|d| d.message.contains("--offline")), "{:?}", report.diagnostics);
 
+    // Offline with another rev than the cache holds: used, with a warning.
+    let toml = std::fs::read_to_string(root.join("catalog.toml")).unwrap();
+    std::fs::write(root.join("catalog.toml"), toml.replace("rev = \"v1\"", "rev = \"v2\"")).unwrap();
+    let (_, report) = build_root(&root, true);
+    assert_eq!(report.skills, 2);
+    assert!(report.diagnostics.iter().any(|d| d.message.contains("the cache holds") && d.message.contains("at v1")));
+    std::fs::write(root.join("catalog.toml"), toml).unwrap();
+
     // Online again, the upstream unreachable: a diagnostic, and the cached copy is used.
     let (_, report) = build_root(&root, false);
     assert_eq!(report.skills, 2);
@@ -258,4 +266,24 @@ fn shallow_fetches_know_the_commit_but_not_the_history() {
     assert!(text.contains(&format!("at commit {}", &head[..7])), "{text}");
     assert!(text.contains("Repo updated March 1, 2026"), "{text}");
     assert!(text.contains("First seen Not known"), "{text}");
+}
+
+#[test]
+fn a_rev_can_be_a_commit_or_a_branch() {
+    let tmp = tempfile::tempdir().unwrap();
+    let upstream = tmp.path().join("upstream");
+    dated_repo(&upstream);
+    let first = git(&upstream, &["rev-list", "--max-parents=0", "HEAD"], "2026-01-01T00:00:00Z");
+    git(&upstream, &["branch", "old", &first], "2026-01-01T00:00:00Z");
+    let url = format!("file://{}", upstream.display());
+    for rev in [first.as_str(), "old"] {
+        let root = tmp.path().join(format!("catalog-{rev}"));
+        catalog_toml(&root, &format!("[[sources]]\ngit = \"{url}\"\nrev = \"{rev}\"\nrepo = \"acme/skills\"\n"));
+        let (site, report) = build_root(&root, false);
+        assert!(report.diagnostics.is_empty(), "{rev}: {:?}", report.diagnostics);
+        assert_eq!(report.skills, 1, "{rev}: only alpha existed at the first commit");
+        let text = text_of(&page(&site, "acme/skills/alpha/index.html"));
+        assert!(text.contains(&format!("at commit {}", &first[..7])), "{rev}: {text}");
+        assert!(text.contains("Repo updated January 5, 2026"), "{rev}: {text}");
+    }
 }

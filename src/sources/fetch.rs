@@ -2,8 +2,8 @@
 //! the commit read into a plain folder beside it, for `discover` to walk like any other source.
 //!
 //! Layout, per source: `.catalog/sources/<owner>/<name>/git/` (bare repository; the commit read
-//! is the ref `refs/catalog/source`), `files/` (its files) and `files.commit` (the commit whose
-//! files are in `files/`). Only the configured rev is fetched; with `history = false` only its
+//! is the ref `refs/catalog/source`), `files/` (its files), `files.commit` (the commit whose
+//! files are in `files/`) and `fetched-from` (the URL and rev last fetched). Only the configured rev is fetched; with `history = false` only its
 //! commit (a shallow fetch of depth 1).
 
 use std::num::NonZeroU32;
@@ -25,6 +25,8 @@ pub struct CachePaths {
     pub git_dir: PathBuf,
     pub files: PathBuf,
     pub marker: PathBuf,
+    /// The URL and rev last fetched, one line, as `SourceConfig::location` gives them.
+    pub origin: PathBuf,
 }
 
 impl CachePaths {
@@ -33,6 +35,7 @@ impl CachePaths {
             git_dir: source_dir.join("git"),
             files: source_dir.join("files"),
             marker: source_dir.join("files.commit"),
+            origin: source_dir.join("fetched-from"),
         }
     }
 }

@@ -126,6 +126,9 @@ pub fn resolve_one(root: &Path, source: &SourceConfig, mode: Mode) -> (Option<Re
             let mut diagnostics = Vec::new();
             let fetched = match mode {
                 Mode::Fetch => fetch::fetch(url, source.rev.as_deref(), &paths.git_dir, source.history)
+                    .inspect(|_| {
+                        let _ = std::fs::write(&paths.origin, format!("{location}\n"));
+                    })
                     .map_err(|err| {
                         diagnostics.push(Diagnostic::error(
                             &config_file,
@@ -134,7 +137,21 @@ pub fn resolve_one(root: &Path, source: &SourceConfig, mode: Mode) -> (Option<Re
                         ))
                     })
                     .ok(),
-                Mode::Offline => None,
+                Mode::Offline => {
+                    let cached = std::fs::read_to_string(&paths.origin).unwrap_or_default();
+                    if !cached.is_empty() && cached.trim_end() != location {
+                        diagnostics.push(Diagnostic::warning(
+                            &config_file,
+                            None,
+                            format!(
+                                "source {}: the cache holds {}, not {location}; build without --offline to fetch it",
+                                source.repo,
+                                cached.trim_end()
+                            ),
+                        ));
+                    }
+                    None
+                }
             };
             let commit = match fetched {
                 Some(commit) => commit,
