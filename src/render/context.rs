@@ -110,6 +110,8 @@ pub struct SkillCtx {
     pub owner_href: String,
     /// The short commit the files were read at; empty when not known.
     pub commit: String,
+    /// When a file of the skill last changed (long date); empty when not known.
+    pub last_changed: String,
     pub repo: String,
     pub repo_href: String,
     pub repo_web: String,

@@ -151,6 +151,7 @@ pub fn skill_ctx(catalog: &Catalog, index: usize) -> SkillCtx {
         owner: repo.id.owner.clone(),
         owner_href: format!("{root}{}/", repo.id.owner),
         commit: repo.facts.short_commit().unwrap_or_default().to_string(),
+        last_changed: skill.history.last_changed.map(|t| t.long_date()).unwrap_or_default(),
         repo: repo.id.full(),
         repo_href: format!("{root}{}", repo.url_path()),
         repo_web: repo_web.clone(),
