@@ -216,6 +216,7 @@ fn git_urls_are_fetched_cached_and_read_offline_and_a_broken_one_is_a_diagnostic
         unreachable.iter().any(|d| d.contains("nobody/nothing") && d.contains("could not be fetched")),
         "{unreachable:?}"
     );
+    assert_eq!(unreachable.len(), 1, "one diagnostic for the unreachable source: {unreachable:?}");
     assert_eq!(report.skills, 2, "the tagged commit has alpha and beta");
     let text = text_of(&page(&site, "acme/skills/alpha/index.html"));
     assert!(text.contains(&format!("at commit {}", &head[..7])), "{text}");

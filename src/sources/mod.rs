@@ -124,19 +124,18 @@ pub fn resolve_one(root: &Path, source: &SourceConfig, mode: Mode) -> (Option<Re
         (None, Some(url)) => {
             let paths = fetch::CachePaths::new(&cache_dir(root, &repo));
             let mut diagnostics = Vec::new();
+            let mut fetch_error = None;
             let fetched = match mode {
-                Mode::Fetch => fetch::fetch(url, source.rev.as_deref(), &paths.git_dir, source.history)
-                    .inspect(|_| {
+                Mode::Fetch => match fetch::fetch(url, source.rev.as_deref(), &paths.git_dir, source.history) {
+                    Ok(commit) => {
                         let _ = std::fs::write(&paths.origin, format!("{location}\n"));
-                    })
-                    .map_err(|err| {
-                        diagnostics.push(Diagnostic::error(
-                            &config_file,
-                            None,
-                            format!("source {} ({location}) could not be fetched: {}", source.repo, error_chain(&*err)),
-                        ))
-                    })
-                    .ok(),
+                        Some(commit)
+                    }
+                    Err(err) => {
+                        fetch_error = Some(error_chain(&*err));
+                        None
+                    }
+                },
                 Mode::Offline => {
                     let cached = std::fs::read_to_string(&paths.origin).unwrap_or_default();
                     if !cached.is_empty() && cached.trim_end() != location {
@@ -153,34 +152,35 @@ pub fn resolve_one(root: &Path, source: &SourceConfig, mode: Mode) -> (Option<Re
                     None
                 }
             };
-            let commit = match fetched {
-                Some(commit) => commit,
-                None => match fetch::cached_commit(&paths.git_dir) {
-                    Ok(commit) => {
-                        if mode == Mode::Fetch {
-                            diagnostics.push(Diagnostic::warning(
-                                &config_file,
-                                None,
-                                format!("source {}: using the copy fetched before, at commit {commit}", source.repo),
-                            ));
-                        }
-                        commit
-                    }
-                    Err(_) => {
-                        let why = match mode {
-                            Mode::Offline => {
-                                "is not in the cache (.catalog/sources/) and --offline forbids fetching it"
-                            }
-                            Mode::Fetch => "has no copy in the cache either",
-                        };
-                        diagnostics.push(Diagnostic::error(
+            let commit = match (fetched, fetch::cached_commit(&paths.git_dir)) {
+                (Some(commit), _) => commit,
+                (None, Ok(commit)) => {
+                    if let Some(err) = fetch_error {
+                        diagnostics.push(Diagnostic::warning(
                             &config_file,
                             None,
-                            format!("source {} ({location}) {why}; it is left out", source.repo),
+                            format!(
+                                "source {} ({location}) could not be fetched: {err}; the copy fetched before, at commit {commit}, is used",
+                                source.repo
+                            ),
                         ));
-                        return (None, diagnostics);
                     }
-                },
+                    commit
+                }
+                (None, Err(_)) => {
+                    let message = match fetch_error {
+                        Some(err) => format!(
+                            "source {} ({location}) could not be fetched: {err}; there is no copy in the cache, so it is left out",
+                            source.repo
+                        ),
+                        None => format!(
+                            "source {} ({location}) is not in the cache (.catalog/sources/) and --offline forbids fetching it; it is left out",
+                            source.repo
+                        ),
+                    };
+                    diagnostics.push(Diagnostic::error(&config_file, None, message));
+                    return (None, diagnostics);
+                }
             };
             if let Err(err) = fetch::check_out(&paths, commit) {
                 diagnostics.push(Diagnostic::error(
