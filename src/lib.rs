@@ -15,4 +15,6 @@ pub mod ops;
 pub mod parse;
 pub mod relate;
 pub mod render;
+pub mod repo_data;
+pub mod sources;
 pub mod write;

@@ -41,6 +41,16 @@ enum Command {
     /// Start a new catalog in DIR: catalog.toml, data/repos.toml, a GitHub Pages workflow and a
     /// README. Refuses to overwrite anything.
     Init(InitArgs),
+    /// List each source with the commit it is read at and its number of skills.
+    ///
+    /// Reads what is on disk: folders as they are, git URLs as last fetched into
+    /// .catalog/sources/ (by `catalog build`). Never uses the network.
+    Sources(RootArgs),
+    /// Refresh data/repos.toml (stars, forks) from the GitHub REST API.
+    ///
+    /// Needs the network and a GitHub token in GITHUB_TOKEN. `catalog build` reads the file and
+    /// never the network, so the figures are as fresh as the last `catalog stats`.
+    Stats(RootArgs),
 }
 
 #[derive(Args)]
@@ -64,6 +74,13 @@ struct InitArgs {
 }
 
 #[derive(Args)]
+struct RootArgs {
+    /// The folder holding catalog.toml.
+    #[arg(long, default_value = ".", value_name = "DIR")]
+    root: PathBuf,
+}
+
+#[derive(Args)]
 struct BuildArgs {
     /// The folder holding catalog.toml.
     #[arg(long, default_value = ".", value_name = "DIR")]
@@ -80,6 +97,9 @@ struct BuildArgs {
     /// Write HTML as rendered, without minifying it.
     #[arg(long)]
     no_minify: bool,
+    /// Never use the network: read git sources from the cache (.catalog/sources/) as last fetched.
+    #[arg(long)]
+    offline: bool,
 }
 
 fn main() -> ExitCode {
@@ -112,12 +132,58 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Sources(args) => {
+            let rows = ops::sources::list(&args.root)
+                .with_context(|| format!("listing the sources of {}", args.root.display()))?;
+            for row in &rows {
+                let commit =
+                    row.commit.as_deref().map(|c| format!("at commit {c}")).unwrap_or_else(|| "no commit".into());
+                match (row.skills, &row.problem) {
+                    (Some(skills), _) => println!(
+                        "{}  {} ({}), {commit}, {skills} skill{}",
+                        row.repo,
+                        row.location,
+                        row.kind,
+                        if skills == 1 { "" } else { "s" }
+                    ),
+                    (None, problem) => {
+                        println!("{}  {} ({}): {}", row.repo, row.location, row.kind, problem.as_deref().unwrap_or(""))
+                    }
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Stats(args) => {
+            let options = ops::stats::StatsOptions {
+                api: std::env::var("CATALOG_GITHUB_API").unwrap_or_else(|_| ops::stats::DEFAULT_API.to_string()),
+                token: std::env::var("GITHUB_TOKEN").ok(),
+            };
+            let report = ops::stats::stats(&args.root, &options)?;
+            if !cli.quiet {
+                for (repo, stars) in &report.updated {
+                    eprintln!("{repo}: {stars} stars");
+                }
+            }
+            for (repo, why) in &report.failed {
+                eprintln!("{repo}: {why}");
+            }
+            if !cli.quiet {
+                eprintln!(
+                    "refreshed {} of {} repositories in {}",
+                    report.updated.len(),
+                    report.updated.len() + report.failed.len(),
+                    catalog::repo_data::REPO_DATA_FILE
+                );
+            }
+            Ok(if report.failed.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+        }
         Command::Build(args) => {
             let options = ops::BuildOptions {
                 root: args.root.clone(),
                 out: args.out.clone(),
                 base_url: args.base_url.clone(),
                 minify: !args.no_minify,
+                offline: args.offline,
             };
             let report =
                 ops::build(&options).with_context(|| format!("building the catalog in {}", args.root.display()))?;

@@ -126,6 +126,16 @@ impl Repo {
     pub fn web_url(&self) -> String {
         format!("https://github.com/{}", self.id.full())
     }
+
+    /// What web links to files name the version by: the commit read, else `HEAD`.
+    pub fn web_rev(&self) -> &str {
+        self.facts.commit.as_deref().unwrap_or("HEAD")
+    }
+
+    /// The web address of a file (path relative to the repository root) at the commit read.
+    pub fn file_web_url(&self, path: &str) -> String {
+        format!("{}/blob/{}/{path}", self.web_url(), self.web_rev())
+    }
 }
 
 #[derive(Debug)]
@@ -142,6 +152,8 @@ pub struct Skill {
     pub description: String,
     /// Dates from git; `None` is "not known".
     pub history: SkillHistory,
+    /// Identical copies of the folder across the catalog.
+    pub copies: crate::relate::copies::Copies,
 }
 
 impl Skill {

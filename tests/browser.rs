@@ -10,7 +10,7 @@ fn built_site() -> (tempfile::TempDir, PathBuf) {
     let out = tempfile::tempdir().unwrap();
     let site = out.path().join("site");
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    build(&BuildOptions { root, out: Some(site.clone()), base_url: None, minify: true }).unwrap();
+    build(&BuildOptions { root, out: Some(site.clone()), base_url: None, minify: true, offline: true }).unwrap();
     (out, site)
 }
 
@@ -58,6 +58,7 @@ fn the_site_works_under_a_sub_path() {
         out: Some(site),
         base_url: Some("https://example.github.io/sub/".into()),
         minify: true,
+        offline: true,
     })
     .unwrap();
     let base = support::serve(out.path());

@@ -48,6 +48,8 @@ const REDISTRIBUTABLE: &[&str] = &[
     "CC0-1.0",
     "CC-BY-4.0",
     "CC-BY-SA-4.0",
+    "CC-BY-3.0",
+    "CC-BY-SA-3.0",
     "Zlib",
     "BSL-1.0",
 ];
@@ -67,8 +69,13 @@ const TEXT_MARKERS: &[(&str, &[&str])] = &[
     ("MIT", &["permission is hereby granted, free of charge"]),
     ("Unlicense", &["this is free and unencumbered software released into the public domain"]),
     ("CC0-1.0", &["cc0 1.0 universal"]),
+    ("CC-BY-NC-SA-4.0", &["attribution-noncommercial-sharealike 4.0 international"]),
+    ("CC-BY-NC-4.0", &["attribution-noncommercial 4.0 international"]),
+    ("CC-BY-ND-4.0", &["attribution-noderivatives 4.0 international"]),
     ("CC-BY-SA-4.0", &["attribution-sharealike 4.0 international"]),
     ("CC-BY-4.0", &["attribution 4.0 international"]),
+    ("CC-BY-SA-3.0", &["attribution-sharealike 3.0 unported"]),
+    ("CC-BY-3.0", &["attribution 3.0 unported"]),
     ("BSL-1.0", &["boost software license"]),
     ("Zlib", &["this software is provided 'as-is'", "altered source versions must be plainly marked"]),
 ];
@@ -94,6 +101,11 @@ pub fn spdx_from_name(name: &str) -> Option<&'static str> {
         "cc01.0" | "cc0" => "CC0-1.0",
         "ccby4.0" | "ccby" => "CC-BY-4.0",
         "ccbysa4.0" | "ccbysa" => "CC-BY-SA-4.0",
+        "ccby3.0" => "CC-BY-3.0",
+        "ccbysa3.0" => "CC-BY-SA-3.0",
+        "ccbync4.0" | "ccbync" => "CC-BY-NC-4.0",
+        "ccbyncsa4.0" | "ccbyncsa" => "CC-BY-NC-SA-4.0",
+        "ccbynd4.0" | "ccbynd" => "CC-BY-ND-4.0",
         "bsl1.0" | "boost" => "BSL-1.0",
         "zlib" => "Zlib",
         _ => return None,
@@ -187,6 +199,21 @@ mod tests {
         assert_eq!(spdx_from_text("GNU GENERAL PUBLIC LICENSE\nVersion 3, 29 June 2007"), Some("GPL-3.0"));
         assert_eq!(spdx_from_text("GNU LESSER GENERAL PUBLIC LICENSE Version 3"), Some("LGPL-3.0"));
         assert_eq!(spdx_from_text("All rights reserved. Do not copy."), None);
+        assert_eq!(spdx_from_text("Creative Commons Attribution 4.0 International"), Some("CC-BY-4.0"));
+        assert_eq!(spdx_from_text("Attribution-NonCommercial 4.0 International"), Some("CC-BY-NC-4.0"));
+        assert_eq!(spdx_from_text("Attribution-ShareAlike 3.0 Unported"), Some("CC-BY-SA-3.0"));
+    }
+
+    #[test]
+    fn creative_commons_variants_decide_republishing() {
+        assert_eq!(spdx_from_name("CC-BY-SA-4.0"), Some("CC-BY-SA-4.0"));
+        assert_eq!(spdx_from_name("cc by nc 4.0"), Some("CC-BY-NC-4.0"));
+        let by = license(Some("CC-BY-4.0"), None, None);
+        assert!(by.redistributable);
+        let nc = license(Some("CC-BY-NC-4.0"), None, None);
+        assert_eq!((nc.label.as_str(), nc.redistributable), ("CC-BY-NC-4.0", false));
+        let nd = license(Some("CC-BY-ND-4.0"), None, None);
+        assert!(!nd.redistributable);
     }
 
     #[test]

@@ -11,10 +11,12 @@ use crate::config::Config;
 use crate::diag::Diagnostic;
 use crate::discover::{self, DiscoveredSource, RepoId};
 use crate::error::Result;
-use crate::model::{Catalog, Repo, Skill, slugify};
+use crate::model::{Catalog, Repo, RepoFacts, Skill, SkillHistory, slugify};
 use crate::parse;
-use crate::relate::{self, Taxonomy};
+use crate::relate::{self, Taxonomy, copies};
 use crate::render::{self, Renderer};
+use crate::repo_data;
+use crate::sources::{self, history, history::History};
 use crate::write::SiteWriter;
 
 #[derive(Debug, Clone)]
@@ -26,6 +28,8 @@ pub struct BuildOptions {
     /// Overrides catalog.toml's base_url.
     pub base_url: Option<String>,
     pub minify: bool,
+    /// Read git sources from `.catalog/sources/` only, never from the network.
+    pub offline: bool,
 }
 
 #[derive(Debug)]
@@ -58,7 +62,8 @@ pub fn build_with(options: &BuildOptions, mut config: Config) -> Result<BuildRep
         timings.push((name, lap.elapsed()));
         lap = Instant::now();
     };
-    let catalog = load_catalog(&options.root, config);
+    let mode = if options.offline { sources::Mode::Offline } else { sources::Mode::Fetch };
+    let catalog = load_catalog_with(&options.root, config, mode);
     stage("discover, parse, analyze");
     let renderer = Renderer::with_theme(Some(&options.root))?;
     let out_dir = options.out.clone().unwrap_or_else(|| options.root.join("public"));
@@ -81,45 +86,48 @@ pub fn build_with(options: &BuildOptions, mut config: Config) -> Result<BuildRep
     })
 }
 
-/// Everything up to rendering: the catalog as data, with its diagnostics.
+/// Everything up to rendering, with git sources read from the cache only (no network).
 pub fn load_catalog(root: &Path, config: Config) -> Catalog {
-    let mut diagnostics = Vec::new();
+    load_catalog_with(root, config, sources::Mode::Offline)
+}
+
+/// Everything up to rendering: the catalog as data, with its diagnostics. With
+/// [`sources::Mode::Fetch`], git sources are fetched first.
+pub fn load_catalog_with(root: &Path, config: Config, mode: sources::Mode) -> Catalog {
+    let (resolved, mut diagnostics) = sources::resolve(root, &config, mode);
+    let mut git_at: HashMap<RepoId, sources::GitAt> = HashMap::new();
     let mut sources: Vec<DiscoveredSource> = Vec::new();
-    let mut seen_repos: HashMap<RepoId, PathBuf> = HashMap::new();
-    for source in &config.sources {
-        let repo = RepoId::parse(&source.repo).expect("validated when the config was read");
-        let path = root.join(&source.path);
-        if !path.is_dir() {
-            diagnostics.push(Diagnostic::error(
-                root.join(crate::config::CONFIG_FILE),
-                None,
-                format!("source {} ({}) is not a folder; it is left out", source.repo, source.path.display()),
-            ));
-            continue;
-        }
-        if let Some(first) = seen_repos.get(&repo) {
-            diagnostics.push(Diagnostic::error(
-                root.join(crate::config::CONFIG_FILE),
-                None,
-                format!(
-                    "source {} is listed twice ({} and {}); the second is left out",
-                    source.repo,
-                    first.display(),
-                    source.path.display()
-                ),
-            ));
-            continue;
-        }
-        seen_repos.insert(repo.clone(), path.clone());
-        let (found, diags) = discover::discover_source(repo, &path);
+    for source in resolved {
+        let (found, diags) = discover::discover_source(source.repo.clone(), &source.dir);
         diagnostics.extend(diags);
+        if let Some(git) = source.git {
+            git_at.insert(source.repo, git);
+        }
         sources.push(found);
     }
     sources.sort_by(|a, b| a.repo.cmp(&b.repo));
+    let histories: Vec<(Option<History>, Option<Diagnostic>)> = sources
+        .par_iter()
+        .map(|source| {
+            let Some(git) = git_at.get(&source.repo) else {
+                return (None, None);
+            };
+            match history::read(&git.repo_dir, git.commit) {
+                Ok(history) => (Some(history), None),
+                Err(err) => {
+                    let message = format!("its git history could not be read ({err}); its dates are not known");
+                    (None, Some(Diagnostic::warning(&source.root, None, message)))
+                }
+            }
+        })
+        .collect();
+    let (repo_data, data_diag) = repo_data::load(root);
+    diagnostics.extend(data_diag);
 
     let mut repos = Vec::new();
     let mut skills: Vec<Skill> = Vec::new();
-    for source in sources {
+    for (source, (history, history_diag)) in sources.into_iter().zip(histories) {
+        diagnostics.extend(history_diag);
         let repo_license_text =
             source.license_file.as_ref().and_then(|(name, path)| read_text(path).map(|t| (name.clone(), t)));
         let repo_license = analyze::license::license(
@@ -139,6 +147,18 @@ pub fn load_catalog(root: &Path, config: Config) -> Catalog {
             match result {
                 Ok(mut skill) => {
                     diagnostics.append(&mut skill.parsed.diagnostics.clone());
+                    if let Some(history) = &history {
+                        let rel = &skill.dir.rel_dir;
+                        let skill_file = if rel.is_empty() {
+                            skill.dir.skill_file.clone()
+                        } else {
+                            format!("{rel}/{}", skill.dir.skill_file)
+                        };
+                        skill.history = SkillHistory {
+                            first_seen: history.first_seen(&skill_file),
+                            last_changed: history.last_changed(rel),
+                        };
+                    }
                     // Two folders that would share a URL both keep a page; the later one (in
                     // folder order, so the same on every build) gets a numbered suffix.
                     let base = skill.slug.clone();
@@ -171,8 +191,25 @@ pub fn load_catalog(root: &Path, config: Config) -> Catalog {
             license: repo_license,
             skill_folders: source.skills.len(),
             skills: repo_skills,
-            facts: Default::default(),
+            facts: RepoFacts {
+                stars: repo_data.get(&source.repo.full()).and_then(|figures| figures.stars),
+                commit: history.as_ref().map(|h| h.commit.clone()),
+                updated: history.as_ref().map(|h| h.updated),
+            },
         });
+    }
+
+    let inputs: Vec<copies::CopyInput> = skills
+        .iter()
+        .map(|s| copies::CopyInput {
+            hash: s.copies.hash,
+            owner: &repos[s.repo].id.owner,
+            first_seen: s.history.first_seen,
+        })
+        .collect();
+    let groups = copies::group(&inputs);
+    for (skill, copies) in skills.iter_mut().zip(groups) {
+        skill.copies = copies;
     }
 
     let mut diagnostics: Vec<Diagnostic> = diagnostics.into_iter().map(|d| d.relative_to(root)).collect();
@@ -252,6 +289,7 @@ fn load_skill(
         name,
         description,
         history: Default::default(),
+        copies: copies::Copies { hash: copies::content_hash(&dir.dir, &dir.files), ..Default::default() },
     })
 }
 

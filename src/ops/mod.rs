@@ -3,5 +3,7 @@
 pub mod build;
 pub mod init;
 pub mod serve;
+pub mod sources;
+pub mod stats;
 
-pub use build::{BuildOptions, BuildReport, build, build_with, load_catalog};
+pub use build::{BuildOptions, BuildReport, build, build_with, load_catalog, load_catalog_with};

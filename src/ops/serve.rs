@@ -48,7 +48,14 @@ impl ServePlan {
         if path.join(CONFIG_FILE).is_file() {
             let config = Config::load(&path)?;
             let mut watch = vec![path.clone()];
-            watch.extend(config.sources.iter().map(|s| path.join(&s.path)).filter(|p| !p.starts_with(&path)));
+            watch.extend(
+                config
+                    .sources
+                    .iter()
+                    .filter_map(|s| s.path.as_ref())
+                    .map(|p| path.join(p))
+                    .filter(|p| !p.starts_with(&path)),
+            );
             return Ok(ServePlan { root: path, config, start: String::new(), watch });
         }
         let is_skill = SKILL_FILE_NAMES.iter().any(|name| path.join(name).is_file());
@@ -62,7 +69,13 @@ impl ServePlan {
             title: format!("Preview of {folder}"),
             base_url: "/".into(),
             description: String::new(),
-            sources: vec![SourceConfig { path: path.clone(), repo: repo.clone() }],
+            sources: vec![SourceConfig {
+                path: Some(path.clone()),
+                git: None,
+                rev: None,
+                history: true,
+                repo: repo.clone(),
+            }],
         };
         // A lone skill sits at its repository's root, so its page is owner/repo/<repo name>/.
         let start = if is_skill {
@@ -144,12 +157,15 @@ pub fn serve(options: &ServeOptions) -> anyhow::Result<()> {
     } else {
         std::env::temp_dir().join(format!("catalog-serve-{port}-{}", std::process::id())).join("site")
     };
+    // Rebuilds read git sources from the cache; only the first build may fetch them.
     let build_options = BuildOptions {
         root: plan.root.clone(),
         out: Some(out.clone()),
         base_url: Some(base_url.clone()),
         minify: false,
+        offline: true,
     };
+    let first_options = BuildOptions { offline: false, ..build_options.clone() };
 
     let rebuild = {
         let plan = plan.clone();
@@ -168,10 +184,12 @@ pub fn serve(options: &ServeOptions) -> anyhow::Result<()> {
             Ok(format!("built {} skills in {:.2}s", report.skills, report.elapsed.as_secs_f64()))
         }
     };
-    match rebuild() {
-        Ok(summary) => eprintln!("{summary}"),
-        Err(err) => anyhow::bail!("the first build failed: {err}"),
+    let first =
+        build_with(&first_options, plan.config.clone()).map_err(|e| anyhow::anyhow!("the first build failed: {e}"))?;
+    for diag in &first.diagnostics {
+        eprintln!("{diag}");
     }
+    eprintln!("built {} skills in {:.2}s", first.skills, first.elapsed.as_secs_f64());
     let start_url = format!("{base_url}{}", plan.start);
     // The first line on stdout is the address, for people and for scripts.
     println!("Serving {} at {start_url}", plan.root.display());

@@ -1,6 +1,8 @@
-//! Relate: skills in relation to each other — topics (tags, categories, products) and the
-//! similar-skill ranking. A function of the analyzed catalog; no I/O.
+//! Relate: facts about a skill that depend on the other skills of the catalog — topics (tags,
+//! categories, products), the similar-skill ranking, and copies. Functions of the analyzed
+//! catalog; no I/O.
 
+pub mod copies;
 pub mod similar;
 pub mod taxonomy;
 

@@ -27,6 +27,8 @@ pub struct Fact {
     pub value: String,
     /// False when the value is "not known": the template shows it muted.
     pub known: bool,
+    /// Where the value comes from, when it is a file that can be linked (a licence).
+    pub href: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -112,6 +114,13 @@ pub struct SkillCtx {
     pub title: String,
     pub name: String,
     pub description: String,
+    pub owner: String,
+    /// Relative link to the owner's page.
+    pub owner_href: String,
+    /// The short commit the files were read at; empty when not known.
+    pub commit: String,
+    /// When a file of the skill last changed (long date); empty when not known.
+    pub last_changed: String,
     pub repo: String,
     pub repo_href: String,
     pub repo_web: String,
@@ -146,6 +155,23 @@ pub struct SkillCtx {
     pub faq_json_ld: String,
     pub license_label: String,
     pub source_line: String,
+    /// Identical copies of the folder elsewhere in the catalog, when there are any.
+    pub copies: Option<CopiesCtx>,
+}
+
+/// A skill's identical copies: how many, and the one first seen.
+#[derive(Debug, Clone, Serialize)]
+pub struct CopiesCtx {
+    /// Copies elsewhere in the catalog.
+    pub others: usize,
+    /// Owners other than this skill's own holding a copy.
+    pub used_in: usize,
+    /// Whether this skill is the copy first seen.
+    pub is_canonical: bool,
+    /// Relative link to the copy first seen.
+    pub canonical_href: String,
+    /// `owner/repo/folder` of the copy first seen.
+    pub canonical_label: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -158,6 +184,8 @@ pub struct SkillPage {
 pub struct RepoCtx {
     pub full: String,
     pub owner: String,
+    /// Relative link to the owner's page.
+    pub owner_href: String,
     pub web: String,
     pub facts: Vec<Fact>,
     pub skills: Vec<Card>,
@@ -167,6 +195,21 @@ pub struct RepoCtx {
 pub struct RepoPage {
     pub site: SiteCtx,
     pub repo: RepoCtx,
+}
+
+/// All repositories and skills of one owner.
+#[derive(Debug, Clone, Serialize)]
+pub struct OwnerCtx {
+    pub owner: String,
+    pub web: String,
+    pub repos: Vec<RepoRow>,
+    pub skills: Vec<Card>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct OwnerPage {
+    pub site: SiteCtx,
+    pub owner: OwnerCtx,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -128,19 +128,20 @@ pub fn write_topics(
     Ok(written)
 }
 
+/// A repository as a table row on a page whose root is `root`.
+pub fn repo_row(r: &crate::model::Repo, root: &str) -> RepoRow {
+    RepoRow {
+        full: r.id.full(),
+        href: format!("{root}{}", r.url_path()),
+        skills: r.skills.len(),
+        license: r.license.label.clone(),
+        stars: r.facts.stars.map(|s| compact_count(s as usize)).unwrap_or_else(|| "—".into()),
+        updated: r.facts.updated.map(|t| t.iso_date()).unwrap_or_else(|| "—".into()),
+    }
+}
+
 pub fn repo_rows(catalog: &Catalog, root: &str) -> Vec<RepoRow> {
-    catalog
-        .repos
-        .iter()
-        .map(|r| RepoRow {
-            full: r.id.full(),
-            href: format!("{root}{}", r.url_path()),
-            skills: r.skills.len(),
-            license: r.license.label.clone(),
-            stars: r.facts.stars.map(|s| compact_count(s as usize)).unwrap_or_else(|| "—".into()),
-            updated: r.facts.updated.map(|t| t.iso_date()).unwrap_or_else(|| "—".into()),
-        })
-        .collect()
+    catalog.repos.iter().map(|r| repo_row(r, root)).collect()
 }
 
 pub fn home(catalog: &Catalog, topics: &TopicIndex, site: &SiteFn) -> IndexPage {

@@ -38,6 +38,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("topics.html", include_str!("../../templates/topics.html")),
     ("repos.html", include_str!("../../templates/repos.html")),
     ("search.html", include_str!("../../templates/search.html")),
+    ("owner.html", include_str!("../../templates/owner.html")),
 ];
 const STATIC_FILES: &[(&str, &[u8])] = &[
     ("static/style.css", include_bytes!("../../static/style.css")),
@@ -154,7 +155,13 @@ pub fn render_site(catalog: &Catalog, renderer: &Renderer, out: &SiteWriter) -> 
         let skill = &catalog.skills[index];
         let repo = &catalog.repos[skill.repo];
         let dir = skill.url_path(repo);
-        let page = SkillPage { site: site(&dir), skill: skill_page::skill_ctx(catalog, &topic_index, index) };
+        // Identical copies name the copy first seen as the canonical page.
+        let mut site = site(&dir);
+        if let Some(first) = skill.copies.canonical.filter(|&first| first != index) {
+            let first = &catalog.skills[first];
+            site.canonical = urls::absolute(&catalog.config.base_url, &first.url_path(&catalog.repos[first.repo]));
+        }
+        let page = SkillPage { site, skill: skill_page::skill_ctx(catalog, &topic_index, index) };
         let html = renderer.render("skill.html", &page)?;
         out.write(&format!("{dir}index.html"), html.as_bytes())?;
         if skill.analysis.license.redistributable {
@@ -168,22 +175,30 @@ pub fn render_site(catalog: &Catalog, renderer: &Renderer, out: &SiteWriter) -> 
         let dir = repo.url_path();
         let root = urls::path_to_root(&dir);
         let facts = vec![
-            Fact { label: "Skills", value: repo.skills.len().to_string(), known: true },
-            Fact { label: "Licence", value: repo.license.label.clone(), known: repo.license.spdx.is_some() },
+            Fact { label: "Skills", value: repo.skills.len().to_string(), known: true, href: None },
+            Fact {
+                label: "Licence",
+                value: repo.license.label.clone(),
+                known: repo.license.spdx.is_some(),
+                href: repo.license.file.as_deref().map(|file| repo.file_web_url(file)),
+            },
             Fact {
                 label: "Stars",
                 value: repo.facts.stars.map(|s| urls::grouped(s as usize)).unwrap_or_else(|| "Not known".into()),
                 known: repo.facts.stars.is_some(),
+                href: None,
             },
             Fact {
                 label: "Commit",
                 value: repo.facts.short_commit().unwrap_or("Not known").to_string(),
                 known: repo.facts.commit.is_some(),
+                href: repo.facts.commit.as_ref().map(|commit| format!("{}/tree/{commit}", repo.web_url())),
             },
             Fact {
                 label: "Updated",
                 value: repo.facts.updated.map(|t| t.long_date()).unwrap_or_else(|| "Not known".into()),
                 known: repo.facts.updated.is_some(),
+                href: None,
             },
         ];
         let page = RepoPage {
@@ -191,6 +206,7 @@ pub fn render_site(catalog: &Catalog, renderer: &Renderer, out: &SiteWriter) -> 
             repo: RepoCtx {
                 full: repo.id.full(),
                 owner: repo.id.owner.clone(),
+                owner_href: format!("{root}{}/", repo.id.owner),
                 web: repo.web_url(),
                 facts,
                 skills: repo.skills.iter().map(|&i| skill_page::card(catalog, i, &root)).collect(),
@@ -199,6 +215,31 @@ pub fn render_site(catalog: &Catalog, renderer: &Renderer, out: &SiteWriter) -> 
         out.write(&format!("{dir}index.html"), renderer.render("repo.html", &page)?.as_bytes())?;
         repo_dirs.push(dir);
     }
+
+    // Owner pages: every repository and skill of one owner.
+    let mut owners: Vec<&str> = catalog.repos.iter().map(|r| r.id.owner.as_str()).collect();
+    owners.dedup();
+    let mut owner_dirs = Vec::new();
+    for owner in owners {
+        let dir = format!("{owner}/");
+        let root = urls::path_to_root(&dir);
+        let repos: Vec<&crate::model::Repo> = catalog.repos.iter().filter(|r| r.id.owner == owner).collect();
+        let page = OwnerPage {
+            site: site(&dir),
+            owner: OwnerCtx {
+                owner: owner.to_string(),
+                web: format!("https://github.com/{owner}"),
+                repos: repos.iter().map(|r| listing::repo_row(r, &root)).collect(),
+                skills: repos
+                    .iter()
+                    .flat_map(|r| r.skills.iter().map(|&i| skill_page::card(catalog, i, &root)))
+                    .collect(),
+            },
+        };
+        out.write(&format!("{dir}index.html"), renderer.render("owner.html", &page)?.as_bytes())?;
+        owner_dirs.push(dir);
+    }
+    add_pages(owner_dirs);
 
     out.write("index.html", renderer.render("index.html", &listing::home(catalog, &topic_index, &site))?.as_bytes())?;
     add_pages(vec![String::new()]);

@@ -30,9 +30,14 @@ pub fn skill_ctx(catalog: &Catalog, topic_index: &TopicIndex, index: usize) -> S
     let folder = skill.dir.rel_dir.clone();
     let folder_name = skill.folder_name(repo).to_string();
     let repo_web = repo.web_url();
-    let folder_web = if folder.is_empty() { repo_web.clone() } else { format!("{repo_web}/tree/HEAD/{folder}") };
-    let blob_dir =
-        if folder.is_empty() { format!("{repo_web}/blob/HEAD/") } else { format!("{repo_web}/blob/HEAD/{folder}/") };
+    // Links name the commit the files were read at, so they show what this page describes.
+    let rev = repo.web_rev();
+    let folder_web = match (folder.is_empty(), &repo.facts.commit) {
+        (true, None) => repo_web.clone(),
+        (true, Some(commit)) => format!("{repo_web}/tree/{commit}"),
+        (false, _) => format!("{repo_web}/tree/{rev}/{folder}"),
+    };
+    let blob_dir = repo.file_web_url(&if folder.is_empty() { String::new() } else { format!("{folder}/") });
     let tokens = format!("~{}", compact_count(cost.tokens));
     let words = about_words(cost.words);
     let license = &analysis.license;
@@ -46,12 +51,12 @@ pub fn skill_ctx(catalog: &Catalog, topic_index: &TopicIndex, index: usize) -> S
         tree_url: &folder_web,
     });
 
-    let known = |value: String| Fact { label: "", value, known: true };
+    let known = |value: String| Fact { label: "", value, known: true, href: None };
     let maybe = |value: Option<String>| match value {
-        Some(value) => Fact { label: "", value, known: true },
-        None => Fact { label: "", value: NOT_KNOWN.to_string(), known: false },
+        Some(value) => Fact { label: "", value, known: true, href: None },
+        None => Fact { label: "", value: NOT_KNOWN.to_string(), known: false, href: None },
     };
-    let facts = vec![
+    let mut facts = vec![
         Fact { label: "Skill name", ..known(skill.name.clone()) },
         Fact { label: "GitHub stars", ..maybe(repo.facts.stars.map(|s| compact_count(s as usize))) },
         Fact { label: "Token cost", ..known(format!("{tokens} tokens")) },
@@ -60,8 +65,17 @@ pub fn skill_ctx(catalog: &Catalog, topic_index: &TopicIndex, index: usize) -> S
         Fact { label: "Skills in repo", ..known(repo.skill_folders.to_string()) },
         Fact { label: "Repo updated", ..maybe(repo.facts.updated.map(|t| t.long_date())) },
         Fact { label: "First seen", ..maybe(skill.history.first_seen.map(|t| t.long_date())) },
-        Fact { label: "Licence", ..maybe((license.origin != LicenseOrigin::None).then(|| license.label.clone())) },
+        Fact {
+            label: "Licence",
+            href: license.file.as_deref().map(|file| repo.file_web_url(file)),
+            ..maybe((license.origin != LicenseOrigin::None).then(|| license.label.clone()))
+        },
     ];
+    let copies = copies_ctx(catalog, index, &root);
+    if let Some(copies) = &copies {
+        let s = if copies.used_in == 1 { "" } else { "s" };
+        facts.push(Fact { label: "Used in", ..known(format!("{} other owner{s}", copies.used_in)) });
+    }
 
     let mut glance = Vec::new();
     if !digest.steps.is_empty() {
@@ -81,7 +95,10 @@ pub fn skill_ctx(catalog: &Catalog, topic_index: &TopicIndex, index: usize) -> S
     if !skill.description.is_empty() {
         intro.push(skill.description.clone());
     }
-    intro.extend(digest.intro.iter().filter(|p| **p != skill.description).cloned());
+    // Paragraphs of SKILL.md are the author's text: quoted only where the licence allows it.
+    if license.redistributable {
+        intro.extend(digest.intro.iter().filter(|p| **p != skill.description).cloned());
+    }
 
     let read_at = match repo.facts.short_commit() {
         Some(commit) => format!("at commit {commit}"),
@@ -156,6 +173,10 @@ pub fn skill_ctx(catalog: &Catalog, topic_index: &TopicIndex, index: usize) -> S
     SkillCtx {
         name: skill.name.clone(),
         description: skill.description.clone(),
+        owner: repo.id.owner.clone(),
+        owner_href: format!("{root}{}/", repo.id.owner),
+        commit: repo.facts.short_commit().unwrap_or_default().to_string(),
+        last_changed: skill.history.last_changed.map(|t| t.long_date()).unwrap_or_default(),
         repo: repo.id.full(),
         repo_href: format!("{root}{}", repo.url_path()),
         repo_web: repo_web.clone(),
@@ -193,6 +214,7 @@ pub fn skill_ctx(catalog: &Catalog, topic_index: &TopicIndex, index: usize) -> S
         faq,
         faq_json_ld,
         license_label: license.label.clone(),
+        copies,
         source_line: format!(
             "Source: {} on GitHub. Facts on this page come from the repository {read_at}; the author's words are quoted as theirs.",
             repo.id.full()
@@ -240,12 +262,38 @@ pub fn compare_row(catalog: &Catalog, index: usize, root: &str, is_self: bool) -
         href: if is_self { "./".to_string() } else { format!("{root}{}", skill.url_path(repo)) },
         is_self,
         stars: repo.facts.stars.map(|s| compact_count(s as usize)).unwrap_or_else(|| "—".to_string()),
-        used_in: "—".to_string(),
+        used_in: match skill.copies.used_in {
+            0 => "—".to_string(),
+            n => n.to_string(),
+        },
         tokens: format!("~{}", compact_count(skill.analysis.cost.tokens)),
         auto_check: "Not checked".to_string(),
         license: skill.analysis.license.label.clone(),
         updated: repo.facts.updated.map(|t| t.iso_date()).unwrap_or_else(|| "—".to_string()),
     }
+}
+
+/// The skill's identical copies, when it has any.
+fn copies_ctx(catalog: &Catalog, index: usize, root: &str) -> Option<CopiesCtx> {
+    let copies = &catalog.skills[index].copies;
+    let canonical = copies.canonical?;
+    let first = &catalog.skills[canonical];
+    let first_repo = &catalog.repos[first.repo];
+    let label = match first.dir.rel_dir.as_str() {
+        "" => first_repo.id.full(),
+        folder => format!("{}/{folder}", first_repo.id.full()),
+    };
+    Some(CopiesCtx {
+        others: copies.others,
+        used_in: copies.used_in,
+        is_canonical: canonical == index,
+        canonical_href: if canonical == index {
+            "./".to_string()
+        } else {
+            format!("{root}{}", first.url_path(first_repo))
+        },
+        canonical_label: label,
+    })
 }
 
 fn withheld_reason(license: &crate::analyze::License) -> String {

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Build benchmarks on generated catalogs. Prints, for each size: clean build wall time and peak
+# RSS, no-op rebuild, one-skill edit rebuild, pages per second; and Hugo rendering the same
+# SKILL.md files as plain content pages, with the ratio.
+#
+#   scripts/bench.sh [SIZES...]        default: 1000 10000 60000
+#
+# Corpora are generated once into target/bench/ (deterministic, seed 1). Installs Debian's
+# `hugo` when it is missing and the machine allows it; without it the Hugo column says so.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sizes=("$@")
+[[ ${#sizes[@]} -gt 0 ]] || sizes=(1000 10000 60000)
+
+cargo build --release --quiet --example gen-corpus
+cargo build --release --quiet
+catalog=$PWD/target/release/catalog
+mkdir -p target/bench
+
+if ! command -v hugo >/dev/null 2>&1 && [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hugo) >/dev/null 2>&1 || true
+fi
+
+# Runs a command, prints "seconds peak_kb".
+measure() {
+  /usr/bin/time -f "%e %M" -o target/bench/time.txt "$@" >/dev/null 2>&1
+  cat target/bench/time.txt
+}
+
+hugo_site() {
+  local corpus=$1 site=$2
+  rm -rf "$site" && mkdir -p "$site/content" "$site/layouts/_default"
+  printf 'baseURL = "https://example.github.io/bench/"\ndisableKinds = ["taxonomy", "term", "RSS", "sitemap"]\n' > "$site/hugo.toml"
+  printf '<!doctype html><title>{{ .Title }}</title><main>{{ .Content }}</main>\n' > "$site/layouts/_default/single.html"
+  printf '<!doctype html><title>{{ .Title }}</title>\n' > "$site/layouts/_default/list.html"
+  # The same Markdown bodies, with a plain front matter Hugo can read.
+  find "$corpus/repos" -name SKILL.md | while read -r f; do
+    rel=${f#"$corpus/repos/"}; out="$site/content/${rel%/SKILL.md}.md"
+    mkdir -p "$(dirname "$out")"
+    { printf -- '---\ntitle: "%s"\n---\n' "$(basename "$(dirname "$f")")"; awk 'BEGIN{n=0} /^---\r?$/ && n<2 {n++; next} n>=2' "$f"; } > "$out"
+  done
+}
+
+printf '%-7s %10s %10s %10s %10s %10s %10s %8s\n' skills clean_s peak_MB noop_s edit_s pages/s hugo_s ratio
+for n in "${sizes[@]}"; do
+  corpus=target/bench/corpus-$n
+  [[ -f $corpus/catalog.toml ]] || ./target/release/examples/gen-corpus --skills "$n" --seed 1 "$corpus" >/dev/null
+  rm -rf "$corpus/public" "$corpus"/.public.* "$corpus/.catalog"
+  read -r clean peak < <(measure "$catalog" build --root "$corpus" -q)
+  pages=$(find "$corpus/public" -name index.html | wc -l)
+  read -r noop _ < <(measure "$catalog" build --root "$corpus" -q)
+  skill=$(find "$corpus/repos" -name SKILL.md | sort | head -1)
+  printf '\nEdited for the benchmark.\n' >> "$skill"
+  read -r edit _ < <(measure "$catalog" build --root "$corpus" -q)
+  hugo_s="n/a"; ratio="n/a"
+  if command -v hugo >/dev/null 2>&1; then
+    hugo_site "$corpus" "target/bench/hugo-$n"
+    read -r hugo_s _ < <(measure hugo --source "target/bench/hugo-$n" --quiet)
+    ratio=$(echo "scale=2; $hugo_s / $clean" | bc)
+  fi
+  printf '%-7s %10s %10s %10s %10s %10s %10s %8s\n' "$n" "$clean" "$((peak / 1024))" "$noop" "$edit" \
+    "$(echo "$pages / $clean" | bc)" "$hugo_s" "$ratio"
+done
+echo "ratio = Hugo time / catalog clean build time (above 1: catalog is faster)."
