@@ -14,4 +14,5 @@ pub mod model;
 pub mod ops;
 pub mod parse;
 pub mod render;
+pub mod scan;
 pub mod write;
