@@ -67,12 +67,8 @@ pub fn check(sink: &mut Sink, regions: &[Region]) {
                 continue;
             }
             if regexes[1..].iter().all(|re| re.is_match(line)) {
-                sink.report(
-                    compiled.rule.id,
-                    m.start(),
-                    m.end(),
-                    format!("matches: {}", super::text::visible(m.as_str())),
-                );
+                let message = format!("matches {:?}", super::text::visible(m.as_str()));
+                sink.report_line(compiled.rule.id, m.start(), line_start, line_end, message);
             }
         }
     }

@@ -245,6 +245,12 @@ impl<'a> Sink<'a> {
         self.push(rule, severity, start, before, after, message.into());
     }
 
+    /// Reports at `at`, showing the line `line_start..line_end` it is on.
+    pub fn report_line(&mut self, id: &'static str, at: usize, line_start: usize, line_end: usize, message: String) {
+        let rule = rules::known(id);
+        self.push(rule, rule.severity, at, line_start, line_end, message);
+    }
+
     /// Reports at `at`, showing `shown` instead of the file's text (secrets are masked).
     pub fn report_shown(&mut self, id: &'static str, severity: Severity, at: usize, message: String, shown: String) {
         let before = self.findings.len();

@@ -477,8 +477,9 @@ pub fn program(command: &Command) -> Option<(usize, bool)> {
         }
         return Some((i, elevated));
     }
-    // A wrapper with nothing after it (`env`, `time`) is the program itself.
-    last_wrapper.map(|i| (i, elevated))
+    // A wrapper with nothing after it (`env`, `time`, a bare `sudo`) is the program itself,
+    // and runs nothing as root.
+    last_wrapper.map(|i| (i, false))
 }
 
 fn is_assignment(word: &str) -> bool {
