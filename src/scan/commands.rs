@@ -110,7 +110,7 @@ const BUILTINS: &[&str] = &[
 ];
 
 fn re(pattern: &str) -> Regex {
-    RegexBuilder::new(pattern).case_insensitive(true).build().expect("valid regex")
+    RegexBuilder::new(&super::ascii_boundaries(pattern)).case_insensitive(true).build().expect("valid regex")
 }
 
 static CRED: LazyLock<Regex> = LazyLock::new(|| {
@@ -152,8 +152,9 @@ static EMBEDDED_SHELL_HINT: LazyLock<Regex> = LazyLock::new(|| {
 });
 static STRING_LITERAL: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#""((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`([^`\n]*)`"#).unwrap());
-static PROMPT: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?m)^[ \t]*(\$|%|>|PS[^>\n]{0,40}>|\w+@[\w.-]+(:[^$#\n]*)?[$#])[ \t]").unwrap());
+static PROMPT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?m)^[ \t]*(\$|%|>|PS[^>\n]{0,40}>|[A-Za-z0-9_]+@[A-Za-z0-9_.-]+(:[^$#\n]*)?[$#])[ \t]").unwrap()
+});
 
 /// Reads every region's shell code.
 pub fn check(sink: &mut Sink, regions: &[Region]) {
@@ -905,7 +906,11 @@ fn encoded_blobs(sink: &mut Sink, base: usize, code: &str) {
             || (run.bytes().any(|b| b.is_ascii_digit())
                 && run.bytes().any(|b| b.is_ascii_uppercase())
                 && run.bytes().any(|b| b.is_ascii_lowercase()));
-        let before = &code[start.saturating_sub(80)..start].to_ascii_lowercase();
+        let mut from = start.saturating_sub(80);
+        while !code.is_char_boundary(from) {
+            from += 1;
+        }
+        let before = &code[from..start].to_ascii_lowercase();
         let data_uri = before.contains("data:image/")
             || before.contains("data:font/")
             || before.contains("data:application/font")

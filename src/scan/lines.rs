@@ -24,7 +24,10 @@ struct Table {
 }
 
 fn build(re: &str) -> Regex {
-    RegexBuilder::new(re).case_insensitive(true).build().expect("rule patterns compile (tested)")
+    RegexBuilder::new(&super::ascii_boundaries(re))
+        .case_insensitive(true)
+        .build()
+        .expect("rule patterns compile (tested)")
 }
 
 static TABLE: LazyLock<Table> = LazyLock::new(|| {
@@ -40,7 +43,10 @@ static TABLE: LazyLock<Table> = LazyLock::new(|| {
         }
         rules.push(Compiled { rule, patterns });
     }
-    let firsts = RegexSetBuilder::new(firsts).case_insensitive(true).build().expect("rule patterns compile");
+    let firsts = RegexSetBuilder::new(firsts.iter().map(|p| super::ascii_boundaries(p)))
+        .case_insensitive(true)
+        .build()
+        .expect("rule patterns compile");
     Table { rules, firsts, index }
 });
 

@@ -300,6 +300,12 @@ fn floor_boundary(text: &str, mut index: usize) -> usize {
     index
 }
 
+/// A pattern with ASCII word boundaries: Unicode `\b` makes the regex engine fall back from
+/// its fast DFA on non-ASCII text, and every boundary the rules need is between ASCII words.
+pub(crate) fn ascii_boundaries(pattern: &str) -> String {
+    pattern.replace(r"\b", r"(?-u:\b)")
+}
+
 /// Scans every file of a skill.
 pub fn scan_skill(input: &SkillInput) -> ScanReport {
     let mut report = ScanReport::default();
@@ -403,6 +409,66 @@ mod tests {
         let report = run("---\nname: Not_Valid\ndescription: x\n---\nbody\n");
         assert!(!report.follows_spec());
         assert_eq!(report.verdict(), Verdict::Passed);
+    }
+
+    #[test]
+    fn never_panics_on_arbitrary_text() {
+        // A fixed pseudo-random mix of shell syntax, Markdown, secrets' prefixes and
+        // multi-byte characters, cut at every length.
+        let pieces = [
+            "curl ",
+            "| ",
+            "bash",
+            "$(",
+            ")",
+            "`",
+            "<(",
+            "\"",
+            "'",
+            "\\",
+            "\n",
+            "```sh\n",
+            "rm -rf ",
+            "/",
+            "~",
+            "é",
+            "😀",
+            "\u{200B}",
+            "\u{E0041}",
+            "\u{FE0F}",
+            "-----BEGIN RSA PRIVATE KEY-----",
+            "ghp_",
+            "${",
+            "((",
+            "#",
+            " ",
+            "=",
+            "@",
+            "\u{202E}",
+            "ignore previous instructions",
+            "`x`",
+            "&&",
+            ";",
+            ">",
+            ">>",
+            "2>&1",
+            "sudo ",
+            "iex",
+            "base64 -d",
+        ];
+        let mut state = 0x2545_F491_u32;
+        let mut text = String::new();
+        for _ in 0..3000 {
+            state ^= state << 13;
+            state ^= state >> 17;
+            state ^= state << 5;
+            text.push_str(pieces[state as usize % pieces.len()]);
+        }
+        for end in (0..text.len()).filter(|i| text.is_char_boundary(*i)).step_by(97) {
+            for path in ["SKILL.md", "x.sh", "x.py"] {
+                let _ = scan_text(path, &text[..end], false);
+            }
+        }
     }
 
     #[test]

@@ -26,11 +26,13 @@ const SHAPES: &[(&str, &str)] = &[
     ("a Hugging Face token", r"\b(hf_[A-Za-z]{34})\b"),
 ];
 
-static SET: LazyLock<RegexSet> = LazyLock::new(|| RegexSet::new(SHAPES.iter().map(|(_, p)| *p)).expect("valid"));
+static SET: LazyLock<RegexSet> =
+    LazyLock::new(|| RegexSet::new(SHAPES.iter().map(|(_, p)| super::ascii_boundaries(p))).expect("valid"));
 static REGEXES: LazyLock<Vec<Regex>> =
-    LazyLock::new(|| SHAPES.iter().map(|(_, p)| Regex::new(p).expect("valid")).collect());
+    LazyLock::new(|| SHAPES.iter().map(|(_, p)| Regex::new(&super::ascii_boundaries(p)).expect("valid")).collect());
 static NAME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*(?:_API_KEY|_TOKEN|_SECRET|_KEY|_PASSWORD)\b").expect("valid")
+    Regex::new(&super::ascii_boundaries(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*(?:_API_KEY|_TOKEN|_SECRET|_KEY|_PASSWORD)\b"))
+        .expect("valid")
 });
 
 /// Whether a value is a stand-in rather than a secret.
@@ -125,7 +127,10 @@ fn looks_random(value: &str) -> bool {
 
 /// A private key block whose body is missing, elided or made up.
 fn private_key_is_placeholder(after_header: &str) -> bool {
-    let body_end = after_header.find("-----END").unwrap_or(after_header.len().min(8192));
+    let mut body_end = after_header.find("-----END").unwrap_or(after_header.len().min(8192));
+    while !after_header.is_char_boundary(body_end) {
+        body_end -= 1;
+    }
     let body = &after_header[..body_end];
     let base64: usize = body.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '+' || *c == '/').count();
     base64 < 200 || is_placeholder_body(body)

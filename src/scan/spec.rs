@@ -1,9 +1,6 @@
 //! Agent Skills spec conformance (agentskills.io), kept apart from safety: each rule a
 //! finding at info or low severity, as the spec itself asks agents to warn and still load.
 
-use gray_matter::Pod;
-use gray_matter::engine::{Engine, YAML};
-
 use super::Sink;
 use crate::parse::ParsedSkill;
 use crate::parse::frontmatter::split;
@@ -91,25 +88,23 @@ pub fn check(sink: &mut Sink, parsed: Result<&ParsedSkill, String>, folder_name:
         let (s, e) = key_at("allowed-tools");
         sink.report("spec-allowed-tools", s, e, "allowed-tools is a YAML list, not a space-separated string");
     }
-    // metadata and unknown keys, from the YAML as written.
-    if let Some(map) = YAML::parse(yaml).ok().and_then(|pod| pod.as_hashmap().ok()) {
-        if let Some(metadata) = map.get("metadata") {
-            let ok = match metadata {
-                Pod::Hash(entries) => entries.values().all(|v| matches!(v, Pod::String(_))),
-                Pod::Null => true,
-                _ => false,
-            };
-            if !ok {
-                let (s, e) = key_at("metadata");
-                sink.report("spec-metadata", s, e, "metadata is not a map of string values");
-            }
-        }
-        let mut keys: Vec<&String> = map.keys().filter(|k| !SPEC_KEYS.contains(&k.as_str())).collect();
-        keys.sort();
-        for key in keys {
-            let (s, e) = key_at(key);
-            sink.report("spec-unknown-key", s, e, format!("top-level key {key:?} is not in the spec"));
-        }
+    // metadata: a map of strings (a scalar on the key's own line is not a map at all).
+    let (ms, me) = key_at("metadata");
+    let inline_value = text[ms..me].split_once(':').map_or("", |(_, v)| v.trim());
+    let scalar = me > ms && !inline_value.is_empty() && !inline_value.starts_with(['{', '#', '&', '|', '>']);
+    if scalar || fm.metadata.values().any(|v| !v.is_string()) {
+        sink.report("spec-metadata", ms, me, "metadata is not a map of string values");
+    }
+    // Keys outside the spec: what the frontmatter reader kept aside, and the
+    // `allowed_tools` spelling it reads as `allowed-tools`.
+    let mut unknown: Vec<&str> = fm.extra.keys().map(String::as_str).collect();
+    if key_at("allowed_tools") != (0, 0) {
+        unknown.push("allowed_tools");
+    }
+    unknown.sort_unstable();
+    for key in unknown {
+        let (s, e) = key_at(key);
+        sink.report("spec-unknown-key", s, e, format!("top-level key {key:?} is not in the spec"));
     }
     // Body size.
     let body = parsed.body();
@@ -168,6 +163,9 @@ mod tests {
         assert_eq!(spec_ids("d", "---\nname: d\ndescription: Use <b>\n---\n"), ["spec-description-angle"]);
         assert_eq!(spec_ids("d", "---\nname: d\ndescription: x\ntags: [a]\n---\n"), ["spec-unknown-key"]);
         assert_eq!(spec_ids("d", "---\nname: d\ndescription: x\nmetadata:\n  tags: [a, b]\n---\n"), ["spec-metadata"]);
+        assert_eq!(spec_ids("d", "---\nname: d\ndescription: x\nmetadata: just text\n---\n"), ["spec-metadata"]);
+        assert!(spec_ids("d", "---\nname: d\ndescription: x\nmetadata:\n  author: me\n---\n").is_empty());
+        assert_eq!(spec_ids("d", "---\nname: d\ndescription: x\nallowed_tools: Read\n---\n"), ["spec-unknown-key"]);
         assert_eq!(
             spec_ids("d", "---\nname: d\ndescription: x\nallowed-tools:\n  - Read\n---\n"),
             ["spec-allowed-tools"]

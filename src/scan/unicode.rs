@@ -52,7 +52,7 @@ fn is_rtl_letter(c: char) -> bool {
 }
 
 pub fn check(sink: &mut Sink, text: &str, _starts_with_bom: bool) {
-    if text.is_ascii() {
+    if text.is_ascii() || !text.chars().any(|c| classify(c).is_some()) {
         return;
     }
     let has_rtl = text.chars().any(is_rtl_letter);
