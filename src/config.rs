@@ -23,6 +23,9 @@ pub struct Config {
     pub description: String,
     #[serde(default)]
     pub sources: Vec<SourceConfig>,
+    /// Scanner findings accepted with a reason; paths are `owner/repo/path/in/repo` globs.
+    #[serde(default)]
+    pub suppress: Vec<crate::scan::suppress::Suppression>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -101,6 +104,11 @@ impl Config {
                     )));
                 }
                 _ => {}
+            }
+        }
+        for suppression in &config.suppress {
+            if let Some(problem) = suppression.problem() {
+                return Err(Error::Config { path: path.to_path_buf(), line: None, message: problem });
             }
         }
         Ok(config)

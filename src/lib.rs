@@ -16,5 +16,6 @@ pub mod parse;
 pub mod relate;
 pub mod render;
 pub mod repo_data;
+pub mod scan;
 pub mod sources;
 pub mod write;

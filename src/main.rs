@@ -51,6 +51,14 @@ enum Command {
     /// Needs the network and a GitHub token in GITHUB_TOKEN. `catalog build` reads the file and
     /// never the network, so the figures are as fresh as the last `catalog stats`.
     Stats(RootArgs),
+    /// Scan skills for risky patterns and Agent Skills spec problems, for authors and CI.
+    ///
+    /// PATH is a skill folder, a repository (every SKILL.md below it), a SKILL.md, or any single
+    /// file. Every text file of a skill is read. Exits 0 when nothing reaches --fail-on, 1 when
+    /// something does, 2 on a usage or read error. Findings listed in a .catalogignore file (one
+    /// per line: RULE PATH[:LINE] REASON) in the checked folder or a skill folder are shown as
+    /// suppressed and do not count; secret values cannot be suppressed.
+    Check(CheckArgs),
 }
 
 #[derive(Args)]
@@ -78,6 +86,46 @@ struct RootArgs {
     /// The folder holding catalog.toml.
     #[arg(long, default_value = ".", value_name = "DIR")]
     root: PathBuf,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Text,
+    Json,
+    Sarif,
+}
+
+#[derive(Args)]
+struct CheckArgs {
+    /// Skill folders, repositories or files to check.
+    #[arg(required = true, value_name = "PATH")]
+    paths: Vec<PathBuf>,
+    /// Output format: text for people, json, or sarif (SARIF 2.1.0, for GitHub code scanning).
+    #[arg(long, value_enum, default_value = "text")]
+    format: Format,
+    /// Exit with 1 when a finding is at or above this severity: critical, high, medium, low,
+    /// info, or none.
+    #[arg(long, default_value = "high", value_name = "SEVERITY", value_parser = parse_fail_on)]
+    fail_on: Threshold,
+    /// Ignore .catalogignore files.
+    #[arg(long)]
+    no_ignore: bool,
+    /// Write the report to FILE instead of standard output.
+    #[arg(long, short, value_name = "FILE")]
+    output: Option<PathBuf>,
+}
+
+/// The lowest severity that fails the check; `None` never fails.
+#[derive(Clone, Copy)]
+struct Threshold(Option<catalog::scan::Severity>);
+
+fn parse_fail_on(text: &str) -> Result<Threshold, String> {
+    if text.eq_ignore_ascii_case("none") {
+        return Ok(Threshold(None));
+    }
+    catalog::scan::Severity::parse(text)
+        .map(|s| Threshold(Some(s)))
+        .ok_or_else(|| "expected critical, high, medium, low, info or none".to_string())
 }
 
 #[derive(Args)]
@@ -177,6 +225,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             }
             Ok(if report.failed.is_empty() { ExitCode::SUCCESS } else { ExitCode::from(1) })
         }
+        Command::Check(args) => check(cli, args),
         Command::Build(args) => {
             let options = ops::BuildOptions {
                 root: args.root.clone(),
@@ -226,4 +275,24 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+fn check(cli: &Cli, args: &CheckArgs) -> anyhow::Result<ExitCode> {
+    use catalog::scan::report;
+    let options = ops::CheckOptions { paths: args.paths.clone(), no_ignore: args.no_ignore };
+    let skills = ops::check(&options)?;
+    let out = match args.format {
+        Format::Text => report::text(&skills, cli.verbose),
+        Format::Json => report::json(&skills) + "\n",
+        Format::Sarif => report::sarif(&skills) + "\n",
+    };
+    match &args.output {
+        Some(path) => std::fs::write(path, &out).with_context(|| format!("writing {}", path.display()))?,
+        None if cli.quiet && args.format == Format::Text => {}
+        None => print!("{out}"),
+    }
+    let failing = args.fail_on.0.is_some_and(|threshold| {
+        skills.iter().flat_map(|s| &s.report.findings).any(|f| f.is_active() && f.severity >= threshold)
+    });
+    Ok(if failing { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

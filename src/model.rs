@@ -147,6 +147,8 @@ pub struct Skill {
     pub dir: SkillDir,
     pub parsed: ParsedSkill,
     pub analysis: Analysis,
+    /// What the safety scanner found in every text file of the skill folder.
+    pub scan: crate::scan::ScanReport,
     /// The frontmatter name, else the folder name.
     pub name: String,
     pub description: String,

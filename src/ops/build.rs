@@ -139,7 +139,7 @@ pub fn load_catalog_with(root: &Path, config: Config, mode: sources::Mode) -> Ca
         let results: Vec<std::result::Result<Skill, Diagnostic>> = source
             .skills
             .par_iter()
-            .map(|dir| load_skill(&source, dir, repo_index, repo_license_text.as_ref()))
+            .map(|dir| load_skill(&source, dir, repo_index, repo_license_text.as_ref(), &config.suppress))
             .collect();
         let mut repo_skills = Vec::new();
         let mut used_slugs: HashMap<String, PathBuf> = HashMap::new();
@@ -245,6 +245,7 @@ fn load_skill(
     dir: &discover::SkillDir,
     repo_index: usize,
     repo_license: Option<&(String, String)>,
+    suppressions: &[crate::scan::suppress::Suppression],
 ) -> std::result::Result<Skill, Diagnostic> {
     let path = dir.skill_file_path();
     let bytes = std::fs::read(&path).map_err(|e| Diagnostic::error(&path, None, format!("cannot be read: {e}")))?;
@@ -263,6 +264,16 @@ fn load_skill(
             repo_file: repo_license.map(|(file, text)| LicenseText { file: file.clone(), text }),
         },
     );
+    let files = crate::ops::check::read_skill_files(dir, Some(&bytes));
+    let mut scan = crate::scan::scan_skill(&crate::scan::SkillInput {
+        folder_name: &folder_name,
+        skill_file: &dir.skill_file,
+        files: &files,
+        parsed: Some(&parsed),
+    });
+    let prefix =
+        if dir.rel_dir.is_empty() { source.repo.full() } else { format!("{}/{}", source.repo.full(), dir.rel_dir) };
+    crate::scan::suppress::apply(&mut scan.findings, suppressions, |f| format!("{prefix}/{}", f.file));
     let name = parsed.frontmatter.name.clone().unwrap_or_else(|| folder_name.clone());
     let description = parsed.frontmatter.description.clone().unwrap_or_default();
     let mut parsed = parsed;
@@ -286,6 +297,7 @@ fn load_skill(
         dir: dir.clone(),
         parsed,
         analysis,
+        scan,
         name,
         description,
         history: Default::default(),

@@ -1,9 +1,11 @@
 //! Commands: each a thin orchestration of the pipeline stages.
 
 pub mod build;
+pub mod check;
 pub mod init;
 pub mod serve;
 pub mod sources;
 pub mod stats;
 
 pub use build::{BuildOptions, BuildReport, build, build_with, load_catalog, load_catalog_with};
+pub use check::{CheckOptions, check};

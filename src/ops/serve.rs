@@ -76,6 +76,7 @@ impl ServePlan {
                 history: true,
                 repo: repo.clone(),
             }],
+            suppress: Vec::new(),
         };
         // A lone skill sits at its repository's root, so its page is owner/repo/<repo name>/.
         let start = if is_skill {

@@ -91,6 +91,37 @@ pub struct Capabilities {
     pub credential_names: Vec<String>,
 }
 
+/// One scanner finding as the Safety section lists it.
+#[derive(Debug, Clone, Serialize)]
+pub struct FindingRow {
+    /// `scripts/install.sh:12`
+    pub location: String,
+    /// The line in the file at its source.
+    pub href: String,
+    pub rule: &'static str,
+    pub severity: &'static str,
+    pub title: &'static str,
+    pub why: &'static str,
+    pub message: String,
+    pub matched: String,
+    /// The reason, when a suppression covers it; empty otherwise.
+    pub suppressed: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Safety {
+    /// `passed`, `notes` or `failed`: the CSS class suffix.
+    pub verdict: &'static str,
+    pub label: String,
+    pub summary: String,
+    pub findings: Vec<FindingRow>,
+    pub files_scanned: usize,
+    /// Files not scanned, with why.
+    pub skipped: Vec<String>,
+    pub follows_spec: bool,
+    pub spec_findings: Vec<FindingRow>,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct SkillMd {
     /// Whether the licence lets the page show the file.
@@ -138,6 +169,7 @@ pub struct SkillCtx {
     /// "at commit 3827781" or "as found in its source folder".
     pub read_at: String,
     pub capabilities: Capabilities,
+    pub safety: Safety,
     pub tokens: String,
     pub idle_tokens: String,
     pub words: usize,

@@ -3,10 +3,15 @@
 
 use crate::agents::AGENTS;
 use crate::model::Skill;
+use crate::scan::Verdict;
 
 /// (id, label) of the skill's safety verdict.
-pub fn verdict(_skill: &Skill) -> (&'static str, &'static str) {
-    ("not-checked", "Not checked")
+pub fn verdict(skill: &Skill) -> (&'static str, &'static str) {
+    match skill.scan.verdict() {
+        Verdict::Passed => ("passed", "Auto-check passed"),
+        Verdict::Notes => ("notes", "Auto-check notes"),
+        Verdict::Failed => ("failed", "Auto-check failed"),
+    }
 }
 
 /// The agents a skill can be used with: those its `compatibility` field names, else all of

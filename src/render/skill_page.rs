@@ -4,6 +4,7 @@ use crate::agents::{AGENTS, InstallVars};
 use crate::analyze::license::LicenseOrigin;
 use crate::model::{Catalog, Repo, Skill};
 use crate::parse::frontmatter::value_text;
+use crate::scan::{Finding, Verdict};
 
 use super::context::*;
 use super::markdown::{self, LinkBase};
@@ -199,6 +200,7 @@ pub fn skill_ctx(catalog: &Catalog, topic_index: &TopicIndex, index: usize) -> S
             urls: caps.urls.clone(),
             credential_names: caps.credential_names.clone(),
         },
+        safety: safety(skill, &blob_dir),
         tokens: compact_count(cost.tokens),
         idle_tokens: compact_count(cost.idle_tokens),
         words,
@@ -220,6 +222,69 @@ pub fn skill_ctx(catalog: &Catalog, topic_index: &TopicIndex, index: usize) -> S
             repo.id.full()
         ),
         title,
+    }
+}
+
+/// The Safety section: the verdict, each finding with its file:line (linked to the line at its
+/// source), rule, severity and why; then spec conformance.
+fn safety(skill: &Skill, blob_dir: &str) -> Safety {
+    let scan = &skill.scan;
+    let row = |f: &Finding| {
+        // GitHub renders Markdown unless asked for the plain file, which has line anchors.
+        let plain = if f.file.to_ascii_lowercase().ends_with(".md") { "?plain=1" } else { "" };
+        FindingRow {
+            location: format!("{}:{}", f.file, f.line),
+            href: format!("{blob_dir}{}{plain}#L{}", f.file, f.line),
+            rule: f.rule.id,
+            severity: f.severity.as_str(),
+            title: f.rule.title,
+            why: f.rule.why,
+            message: f.message.clone(),
+            matched: f.matched.clone(),
+            suppressed: f.suppressed.clone().unwrap_or_default(),
+        }
+    };
+    // Credential names are shown under "What it can do"; the list holds everything else.
+    let mut listed: Vec<&Finding> = scan.safety_findings().filter(|f| f.rule.id != "secret-name").collect();
+    listed.sort_by_key(|f| std::cmp::Reverse((f.is_active(), f.severity)));
+    let active = listed.iter().filter(|f| f.is_active() && f.severity > crate::scan::Severity::Info).count();
+    let serious = listed.iter().filter(|f| f.is_active() && f.severity >= crate::scan::Severity::High).count();
+    let others = scan.files_scanned.saturating_sub(1);
+    let where_ = if others == 0 {
+        "SKILL.md".to_string()
+    } else {
+        format!("SKILL.md or the {others} other file{} in its folder", if others == 1 { "" } else { "s" })
+    };
+    let plural = |n: usize| if n == 1 { "" } else { "s" };
+    let verdict = scan.verdict();
+    let (label, summary) = match verdict {
+        Verdict::Passed => {
+            ("Auto-check passed".to_string(), format!("The automated check found no risky patterns in {where_}."))
+        }
+        Verdict::Notes => (
+            "Auto-check: notes".to_string(),
+            format!(
+                "The automated check found {active} thing{} worth a look in {where_}, none high or critical.",
+                plural(active)
+            ),
+        ),
+        Verdict::Failed => (
+            "Auto-check failed".to_string(),
+            format!(
+                "The automated check found {active} finding{} in {where_}, {serious} of them high or critical. Read them before installing.",
+                plural(active)
+            ),
+        ),
+    };
+    Safety {
+        verdict: verdict.as_str(),
+        label,
+        summary,
+        findings: listed.into_iter().map(row).collect(),
+        files_scanned: scan.files_scanned,
+        skipped: scan.skipped.iter().map(|s| format!("{}: {}", s.file, s.reason)).collect(),
+        follows_spec: scan.follows_spec(),
+        spec_findings: scan.spec_findings().map(row).collect(),
     }
 }
 
@@ -267,7 +332,12 @@ pub fn compare_row(catalog: &Catalog, index: usize, root: &str, is_self: bool) -
             n => n.to_string(),
         },
         tokens: format!("~{}", compact_count(skill.analysis.cost.tokens)),
-        auto_check: "Not checked".to_string(),
+        auto_check: match skill.scan.verdict() {
+            Verdict::Passed => "Pass",
+            Verdict::Notes => "Notes",
+            Verdict::Failed => "Fail",
+        }
+        .to_string(),
         license: skill.analysis.license.label.clone(),
         updated: repo.facts.updated.map(|t| t.iso_date()).unwrap_or_else(|| "—".to_string()),
     }

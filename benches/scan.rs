@@ -1,0 +1,116 @@
+//! Scanner throughput over a real-world corpus, on one core, plus what it finds there.
+//!
+//! `cargo bench --bench scan` reads `../shared/corpus` (or `$CATALOG_CORPUS`): every
+//! `OWNER/REPO` folder below it is a repository. Files are read first; only scanning is timed.
+//! Prints MB/s, findings per rule, and how many skills fail, get notes or pass. Skips with a
+//! message when the corpus is absent.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use catalog::discover::{RepoId, discover_source};
+use catalog::ops::check::read_skill_files;
+use catalog::scan::report::{CheckedSkill, summary};
+use catalog::scan::{ScanFile, SkillInput, Verdict, scan_skill};
+
+struct Loaded {
+    repo: String,
+    rel_dir: String,
+    folder_name: String,
+    skill_file: String,
+    files: Vec<ScanFile>,
+}
+
+fn main() {
+    let corpus = std::env::var_os("CATALOG_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    if !corpus.is_dir() {
+        println!("scan bench skipped: no corpus at {} (set CATALOG_CORPUS)", corpus.display());
+        return;
+    }
+    let mut skills: Vec<Loaded> = Vec::new();
+    let mut owners: Vec<PathBuf> =
+        std::fs::read_dir(&corpus).unwrap().flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
+    owners.sort();
+    for owner in owners {
+        let mut repos: Vec<PathBuf> =
+            std::fs::read_dir(&owner).unwrap().flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
+        repos.sort();
+        for repo_dir in repos {
+            let name = format!(
+                "{}/{}",
+                owner.file_name().unwrap().to_string_lossy(),
+                repo_dir.file_name().unwrap().to_string_lossy()
+            );
+            let Some(repo) = RepoId::parse(&name) else { continue };
+            let (source, _) = discover_source(repo.clone(), &repo_dir);
+            for dir in &source.skills {
+                skills.push(Loaded {
+                    repo: name.clone(),
+                    rel_dir: dir.rel_dir.clone(),
+                    folder_name: dir.folder_name(&repo).to_string(),
+                    skill_file: dir.skill_file.clone(),
+                    files: read_skill_files(dir, None),
+                });
+            }
+        }
+    }
+
+    let scan_all = || -> Vec<CheckedSkill> {
+        skills
+            .iter()
+            .map(|s| CheckedSkill {
+                path: format!("{}/{}", s.repo, s.rel_dir),
+                name: s.folder_name.clone(),
+                report: scan_skill(&SkillInput {
+                    folder_name: &s.folder_name,
+                    skill_file: &s.skill_file,
+                    files: &s.files,
+                    parsed: None,
+                }),
+            })
+            .collect()
+    };
+    let mut best = Duration::MAX;
+    let mut results = Vec::new();
+    for _ in 0..3 {
+        let started = Instant::now();
+        results = scan_all();
+        best = best.min(started.elapsed());
+    }
+    let s = summary(&results);
+    let mb = s.bytes_scanned as f64 / 1e6;
+    println!("corpus: {}", corpus.display());
+    println!("skills: {}, files scanned: {}, {:.2} MB", s.skills, s.files_scanned, mb);
+    println!("scan time (best of 3, one core): {:.3}s = {:.1} MB/s", best.as_secs_f64(), mb / best.as_secs_f64());
+    println!(
+        "verdicts: {} failed, {} notes, {} passed; {} follow the Agent Skills spec",
+        s.failed, s.notes, s.passed, s.follow_spec
+    );
+    println!("findings per rule:");
+    for (rule, count) in &s.findings_per_rule {
+        let skills_with = results.iter().filter(|r| r.report.findings.iter().any(|f| f.rule.id == *rule)).count();
+        println!("  {rule:<28} {count:>6} findings in {skills_with:>5} skills");
+    }
+    let mut per_repo: BTreeMap<&str, [usize; 3]> = BTreeMap::new();
+    for (skill, loaded) in results.iter().zip(&skills) {
+        let slot = match skill.report.verdict() {
+            Verdict::Failed => 0,
+            Verdict::Notes => 1,
+            Verdict::Passed => 2,
+        };
+        per_repo.entry(&loaded.repo).or_default()[slot] += 1;
+    }
+    for (repo, [failed, notes, passed]) in &per_repo {
+        println!("{repo}: {failed} failed, {notes} notes, {passed} passed");
+    }
+    if std::env::var_os("SCAN_BENCH_LIST").is_some() {
+        for skill in results.iter().filter(|r| r.report.verdict() == Verdict::Failed) {
+            for f in skill.report.findings.iter().filter(|f| f.severity >= catalog::scan::Severity::High) {
+                println!("FAILED {}/{}:{} {} {} | {}", skill.path, f.file, f.line, f.rule.id, f.message, f.matched);
+            }
+        }
+    }
+}

@@ -1,0 +1,267 @@
+//! `catalog check PATH...`: the safety scanner for skill authors and their CI. Reads each
+//! skill's files (the only I/O), hands the bytes to [`crate::scan`], applies `.catalogignore`
+//! suppressions, and returns the results for `scan::report` to format.
+
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::discover::{self, RepoId, SkillDir};
+use crate::error::{Error, Result};
+use crate::scan::report::CheckedSkill;
+use crate::scan::suppress::{self, Suppression};
+use crate::scan::{self, FileContent, MAX_SCAN_FILE_BYTES, MAX_SCAN_FILES, ScanFile, SkillInput, SkipReason};
+
+/// The name of the per-folder suppression file `check` reads.
+pub const IGNORE_FILE: &str = ".catalogignore";
+
+/// File name endings that are never text: not even opened.
+const BINARY_EXTS: &[&str] = &[
+    "png",
+    "jpg",
+    "jpeg",
+    "gif",
+    "webp",
+    "ico",
+    "bmp",
+    "tif",
+    "tiff",
+    "psd",
+    "pdf",
+    "zip",
+    "gz",
+    "tgz",
+    "bz2",
+    "xz",
+    "zst",
+    "7z",
+    "rar",
+    "jar",
+    "war",
+    "class",
+    "so",
+    "dylib",
+    "dll",
+    "exe",
+    "bin",
+    "o",
+    "a",
+    "lib",
+    "woff",
+    "woff2",
+    "ttf",
+    "otf",
+    "eot",
+    "mp3",
+    "mp4",
+    "m4a",
+    "wav",
+    "ogg",
+    "flac",
+    "mov",
+    "avi",
+    "webm",
+    "mkv",
+    "pyc",
+    "wasm",
+    "db",
+    "sqlite",
+    "sqlite3",
+    "parquet",
+    "xlsx",
+    "docx",
+    "pptx",
+    "xls",
+    "doc",
+    "ppt",
+    "odt",
+    "ods",
+    "key",
+    "numbers",
+    "pages",
+    "sketch",
+    "fig",
+    "heic",
+    "avif",
+    "icns",
+    "dmg",
+    "pkg",
+    "deb",
+    "rpm",
+    "npy",
+    "npz",
+    "pkl",
+    "pt",
+    "onnx",
+    "safetensors",
+    "h5",
+];
+
+#[derive(Debug, Clone, Default)]
+pub struct CheckOptions {
+    /// Skill folders, repositories, SKILL.md files, or single files.
+    pub paths: Vec<PathBuf>,
+    /// Leave `.catalogignore` files unread.
+    pub no_ignore: bool,
+}
+
+/// Reads the files of one skill folder for the scanner. `skill_bytes` is SKILL.md when the
+/// caller already read it.
+pub fn read_skill_files(dir: &SkillDir, skill_bytes: Option<&[u8]>) -> Vec<ScanFile> {
+    dir.files
+        .iter()
+        .enumerate()
+        .map(|(index, file)| {
+            let given = skill_bytes.filter(|_| file.path == dir.skill_file);
+            let content = if let Some(bytes) = given {
+                FileContent::Bytes(bytes.to_vec())
+            } else if file.is_symlink {
+                FileContent::Skipped(SkipReason::Symlink)
+            } else if index >= MAX_SCAN_FILES {
+                FileContent::Skipped(SkipReason::TooMany)
+            } else if file.size > MAX_SCAN_FILE_BYTES {
+                FileContent::Skipped(SkipReason::TooLarge { bytes: file.size })
+            } else if is_binary_name(&file.path) {
+                FileContent::Skipped(SkipReason::Binary)
+            } else {
+                match std::fs::read(dir.dir.join(&file.path)) {
+                    Ok(bytes) => FileContent::Bytes(bytes),
+                    Err(e) => FileContent::Skipped(SkipReason::Unreadable { error: e.to_string() }),
+                }
+            };
+            ScanFile { path: file.path.clone(), content }
+        })
+        .collect()
+}
+
+fn is_binary_name(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    lower.rsplit_once('.').is_some_and(|(_, ext)| BINARY_EXTS.contains(&ext))
+}
+
+/// What to scan, found from one path given on the command line.
+struct Target {
+    /// As shown in output.
+    display: String,
+    dir: SkillDir,
+    folder_name: String,
+    /// Suppressions for this skill, with paths relative to the skill folder.
+    suppressions: Vec<Suppression>,
+}
+
+fn display(path: &Path) -> String {
+    let text = path.to_string_lossy().replace('\\', "/");
+    let text = text.strip_prefix("./").unwrap_or(&text).trim_end_matches('/').to_string();
+    if text.is_empty() { ".".to_string() } else { text }
+}
+
+fn read_ignore(dir: &Path, prefix: &str) -> Result<Vec<Suppression>> {
+    let path = dir.join(IGNORE_FILE);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => suppress::parse_ignore_file(&text, prefix).map_err(|(line, message)| Error::Config {
+            path,
+            line: Some(line),
+            message,
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Vec::new()),
+        Err(e) => Err(Error::io(path, e)),
+    }
+}
+
+fn targets_for(path: &Path, no_ignore: bool) -> Result<Vec<Target>> {
+    let meta = std::fs::metadata(path).map_err(|e| Error::io(path, e))?;
+    if meta.is_file() {
+        let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+        let parent = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new(".")).to_path_buf();
+        let suppressions = if no_ignore { Vec::new() } else { read_ignore(&parent, "")? };
+        if discover::SKILL_FILE_NAMES.contains(&name.as_str()) {
+            return targets_for_dir(&parent, no_ignore);
+        }
+        // A single file: scanned on its own, as a folder holding only it.
+        let dir = SkillDir {
+            dir: parent.clone(),
+            rel_dir: String::new(),
+            skill_file: String::new(),
+            files: vec![discover::SkillFile { path: name.clone(), size: meta.len(), is_symlink: false }],
+        };
+        let folder_name = parent.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+        return Ok(vec![Target { display: display(&parent), dir, folder_name, suppressions }]);
+    }
+    targets_for_dir(path, no_ignore)
+}
+
+fn targets_for_dir(path: &Path, no_ignore: bool) -> Result<Vec<Target>> {
+    let name = std::fs::canonicalize(path)
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().to_string()))
+        .unwrap_or_else(|| "skill".to_string());
+    let safe_name: String =
+        name.chars().map(|c| if c.is_ascii_alphanumeric() || "-_.".contains(c) { c } else { '-' }).collect();
+    let repo = RepoId::parse(&format!("local/{}", safe_name.trim_matches('.')))
+        .unwrap_or_else(|| RepoId::parse("local/skill").expect("valid"));
+    let (found, _diagnostics) = discover::discover_source(repo.clone(), path);
+    if found.skills.is_empty() {
+        return Err(Error::Output(format!("{}: no SKILL.md found in this folder or below it", path.display())));
+    }
+    let root_suppressions = if no_ignore { Vec::new() } else { read_ignore(path, "")? };
+    let mut targets = Vec::new();
+    for dir in found.skills {
+        let mut suppressions: Vec<Suppression> = root_suppressions
+            .iter()
+            .filter_map(|s| {
+                // Root patterns are relative to the root; make them relative to the skill.
+                if dir.rel_dir.is_empty() {
+                    Some(s.clone())
+                } else {
+                    let prefix = format!("{}/", dir.rel_dir);
+                    s.path
+                        .strip_prefix(&prefix)
+                        .map(|p| Suppression { path: p.to_string(), ..s.clone() })
+                        .or_else(|| s.path.starts_with("**").then(|| s.clone()))
+                }
+            })
+            .collect();
+        if !no_ignore && !dir.rel_dir.is_empty() {
+            suppressions.extend(read_ignore(&dir.dir, "")?);
+        }
+        let shown = if dir.rel_dir.is_empty() { display(path) } else { format!("{}/{}", display(path), dir.rel_dir) };
+        let shown = shown.strip_prefix("./").map(str::to_string).unwrap_or(shown);
+        let folder_name = dir.folder_name(&repo).to_string();
+        targets.push(Target { display: shown, dir, folder_name, suppressions });
+    }
+    Ok(targets)
+}
+
+/// Scans every skill under the given paths. Errors (a missing path, a folder without skills, a
+/// bad `.catalogignore`) stop the command.
+pub fn check(options: &CheckOptions) -> Result<Vec<CheckedSkill>> {
+    if options.paths.is_empty() {
+        return Err(Error::Output("no PATH given".to_string()));
+    }
+    let mut targets = Vec::new();
+    for path in &options.paths {
+        targets.extend(targets_for(path, options.no_ignore)?);
+    }
+    let checked = targets
+        .par_iter()
+        .map(|target| {
+            let files = read_skill_files(&target.dir, None);
+            let mut report = scan::scan_skill(&SkillInput {
+                folder_name: &target.folder_name,
+                skill_file: &target.dir.skill_file,
+                files: &files,
+                parsed: None,
+            });
+            suppress::apply(&mut report.findings, &target.suppressions, |f| f.file.clone());
+            let name = skill_name(&files, &target.dir.skill_file).unwrap_or_else(|| target.folder_name.clone());
+            CheckedSkill { path: target.display.clone(), name, report }
+        })
+        .collect();
+    Ok(checked)
+}
+
+fn skill_name(files: &[ScanFile], skill_file: &str) -> Option<String> {
+    let file = files.iter().find(|f| f.path == skill_file)?;
+    let FileContent::Bytes(bytes) = &file.content else { return None };
+    crate::parse::parse_skill(Path::new(skill_file), bytes).ok()?.frontmatter.name
+}

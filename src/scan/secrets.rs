@@ -1,0 +1,184 @@
+//! Secrets: values shaped like real keys and tokens (high, never suppressible) and the names
+//! of credentials a skill expects (info, disclosure). Placeholders (`your-key-here`,
+//! `AKIAIOSFODNN7EXAMPLE`, `sk-xxxx`, `<token>`) are not secrets.
+
+use std::sync::LazyLock;
+
+use regex::{Regex, RegexSet};
+
+use super::Sink;
+use super::rules::Severity;
+
+/// (what it is, pattern). The first capture group, when present, is the secret part.
+const SHAPES: &[(&str, &str)] = &[
+    ("a private key", r"-----BEGIN ((?:RSA |DSA |EC |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?)-----"),
+    ("an AWS access key id", r"\b((?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16})\b"),
+    ("a GitHub token", r"\b((?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,})\b"),
+    ("a GitHub fine-grained token", r"\b(github_pat_[A-Za-z0-9_]{60,})\b"),
+    ("a GitLab token", r"\b(glpat-[A-Za-z0-9_-]{20,})\b"),
+    ("a Slack token", r"\b(xox[abposre]-[A-Za-z0-9-]{20,})\b"),
+    ("a Slack webhook", r"(https://hooks\.slack\.com/services/T[A-Z0-9]{6,}/B[A-Z0-9]{6,}/[A-Za-z0-9]{20,})"),
+    ("an Anthropic API key", r"\b(sk-ant-(?:api|admin)\d\d-[A-Za-z0-9_-]{60,})"),
+    ("an OpenAI API key", r"\b(sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{32,})"),
+    ("a Stripe secret key", r"\b((?:sk|rk)_live_[A-Za-z0-9]{20,})\b"),
+    ("a Google API key", r"\b(AIza[0-9A-Za-z_-]{35})\b"),
+    ("an npm token", r"\b(npm_[A-Za-z0-9]{36})\b"),
+    ("a Hugging Face token", r"\b(hf_[A-Za-z]{34})\b"),
+];
+
+static SET: LazyLock<RegexSet> =
+    LazyLock::new(|| RegexSet::new(SHAPES.iter().map(|(_, p)| super::ascii_boundaries(p))).expect("valid"));
+static REGEXES: LazyLock<Vec<Regex>> =
+    LazyLock::new(|| SHAPES.iter().map(|(_, p)| Regex::new(&super::ascii_boundaries(p)).expect("valid")).collect());
+static NAME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&super::ascii_boundaries(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*(?:_API_KEY|_TOKEN|_SECRET|_KEY|_PASSWORD)\b"))
+        .expect("valid")
+});
+
+/// Whether a value is a stand-in rather than a secret.
+pub fn is_placeholder(value: &str) -> bool {
+    let lower = value.to_ascii_lowercase();
+    const WORDS: &[&str] = &[
+        "your",
+        "example",
+        "changeme",
+        "change_me",
+        "xxx",
+        "placeholder",
+        "dummy",
+        "sample",
+        "fake",
+        "redacted",
+        "insert",
+        "replace",
+        "...",
+        "…",
+        "***",
+        "000000",
+        "123456",
+        "abcdef",
+        "abc123",
+        "test",
+        "demo",
+        "secret_here",
+        "key_here",
+        "token_here",
+        "here",
+        "<",
+        ">",
+        "{{",
+        "${",
+        "foo",
+        "bar",
+    ];
+    if WORDS.iter().any(|w| lower.contains(w)) {
+        return true;
+    }
+    // Real keys are random: few distinct characters means a pattern, not a key.
+    let body = lower.split_once(['_', '-']).map_or(lower.as_str(), |(_, rest)| rest);
+    let distinct = body.chars().collect::<std::collections::BTreeSet<_>>().len();
+    distinct < 10
+}
+
+pub fn check(sink: &mut Sink, text: &str) {
+    let kinds: Vec<usize> = SET.matches(text).into_iter().collect();
+    for kind in kinds {
+        let (what, _) = SHAPES[kind];
+        for caps in REGEXES[kind].captures_iter(text) {
+            let whole = caps.get(0).expect("match");
+            let secret = caps.get(1).unwrap_or(whole);
+            if kind == 0 {
+                if private_key_is_placeholder(&text[whole.end()..]) {
+                    continue;
+                }
+            } else if is_placeholder(secret.as_str()) || !looks_random(secret.as_str()) {
+                continue;
+            }
+            let shown = mask(secret.as_str(), kind == 0);
+            sink.report_shown("secret-value", Severity::High, whole.start(), format!("{what}: {shown}"), shown);
+        }
+    }
+    for m in NAME.find_iter(text) {
+        let after = &text[m.end()..];
+        let value = assigned_value(after);
+        let message = match value {
+            Some(v) if is_placeholder(v) => format!("names the credential {} (with a placeholder value)", m.as_str()),
+            _ => format!("names the credential {}", m.as_str()),
+        };
+        sink.report_shown("secret-name", Severity::Info, m.start(), message, m.as_str().to_string());
+    }
+}
+
+/// `=value`, `: value`, `="value"` right after a name.
+fn assigned_value(after: &str) -> Option<&str> {
+    let rest = after.strip_prefix('=').or_else(|| after.strip_prefix(": ")).or_else(|| after.strip_prefix('='))?;
+    let rest = rest.trim_start_matches(['"', '\'']);
+    let end = rest.find(|c: char| c.is_whitespace() || c == '"' || c == '\'').unwrap_or(rest.len());
+    Some(&rest[..end]).filter(|v| !v.is_empty())
+}
+
+/// Token shapes with a fixed prefix still need a random-looking body: digits and letters.
+fn looks_random(value: &str) -> bool {
+    let body = value.split_once(['_', '-']).map_or(value, |(_, rest)| rest);
+    let digits = body.chars().any(|c| c.is_ascii_digit());
+    let letters = body.chars().any(|c| c.is_ascii_alphabetic());
+    digits && letters
+}
+
+/// A private key block whose body is missing, elided or made up.
+fn private_key_is_placeholder(after_header: &str) -> bool {
+    let mut body_end = after_header.find("-----END").unwrap_or(after_header.len().min(8192));
+    while !after_header.is_char_boundary(body_end) {
+        body_end -= 1;
+    }
+    let body = &after_header[..body_end];
+    let base64: usize = body.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '+' || *c == '/').count();
+    base64 < 200 || is_placeholder_body(body)
+}
+
+fn is_placeholder_body(body: &str) -> bool {
+    let lower = body.to_ascii_lowercase();
+    ["...", "…", "your", "example", "placeholder", "redacted", "<", "xxxx"].iter().any(|w| lower.contains(w))
+}
+
+/// The first few characters, then an ellipsis: enough to find it, not enough to use it.
+fn mask(secret: &str, header: bool) -> String {
+    if header {
+        return format!("-----BEGIN {secret}----- (key material not shown)");
+    }
+    let keep = secret.char_indices().nth(8).map_or(secret.len(), |(i, _)| i);
+    format!("{}…({} characters)", &secret[..keep], secret.chars().count())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::scan::scan_text;
+
+    fn found(text: &str) -> Vec<(&'static str, String)> {
+        scan_text("SKILL.md", text, false).into_iter().map(|f| (f.rule.id, f.matched)).collect()
+    }
+
+    #[test]
+    fn real_token_shapes_are_found_and_masked() {
+        let gh = format!("ghp_{}", "a1B2c3D4e5F6g7H8i9J0kLmNoPqRsTuVwXyZ01");
+        let found = found(&format!("token = \"{gh}\"\n"));
+        assert_eq!(found[0].0, "secret-value");
+        assert!(found[0].1.starts_with("ghp_a1B2") && !found[0].1.contains("XyZ01"), "{}", found[0].1);
+        assert_eq!(super::super::scan_text("x", "AKIAZ7Q2M4X9R3T5B6WP\n", false)[0].rule.id, "secret-value");
+        let key = format!(
+            "-----BEGIN OPENSSH PRIVATE KEY-----\n{}\n-----END OPENSSH PRIVATE KEY-----\n",
+            "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW".repeat(4)
+        );
+        assert_eq!(super::super::scan_text("k", &key, false)[0].rule.id, "secret-value");
+    }
+
+    #[test]
+    fn placeholders_are_disclosure_only() {
+        assert_eq!(found("OPENAI_API_KEY=your-key-here\n"), [("secret-name", "OPENAI_API_KEY".to_string())]);
+        assert!(found("aws_access_key_id = AKIAIOSFODNN7EXAMPLE\n").is_empty());
+        assert!(found("token: ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n").is_empty());
+        assert!(found("-----BEGIN RSA PRIVATE KEY-----\nMIIE...\n-----END RSA PRIVATE KEY-----\n").is_empty());
+        assert!(found("export ANTHROPIC_API_KEY=\"sk-ant-api03-...\"\n").iter().all(|(id, _)| *id == "secret-name"));
+        assert!(found("use the sk-learn-compatible-estimator-interface-for-models\n").is_empty());
+    }
+}

@@ -1,0 +1,180 @@
+//! Agent Skills spec conformance (agentskills.io), kept apart from safety: each rule a
+//! finding at info or low severity, as the spec itself asks agents to warn and still load.
+
+use super::Sink;
+use crate::parse::ParsedSkill;
+use crate::parse::frontmatter::split;
+
+/// The top-level keys the spec knows.
+pub const SPEC_KEYS: &[&str] = &["name", "description", "license", "compatibility", "metadata", "allowed-tools"];
+pub const MAX_NAME: usize = 64;
+pub const MAX_DESCRIPTION: usize = 1024;
+pub const MAX_COMPATIBILITY: usize = 500;
+pub const MAX_BODY_LINES: usize = 500;
+pub const MAX_BODY_TOKENS: usize = 5000;
+
+/// Checks SKILL.md (the sink's text) against the spec.
+pub fn check(sink: &mut Sink, parsed: Result<&ParsedSkill, String>, folder_name: &str) {
+    let text = sink.text;
+    let parsed = match parsed {
+        Ok(parsed) => parsed,
+        Err(message) => {
+            sink.report("spec-frontmatter", 0, text.find('\n').unwrap_or(text.len()), message);
+            return;
+        }
+    };
+    let split = split(text);
+    let yaml = split.yaml.unwrap_or("");
+    let yaml_start = split.yaml.map_or(0, |y| y.as_ptr() as usize - text.as_ptr() as usize);
+    // Byte range of a top-level key's line.
+    let key_at = |key: &str| -> (usize, usize) {
+        let mut offset = yaml_start;
+        for line in yaml.split_inclusive('\n') {
+            if line.strip_prefix(key).is_some_and(|rest| rest.trim_start().starts_with(':')) {
+                return (offset, offset + line.trim_end().len());
+            }
+            offset += line.len();
+        }
+        (0, 0)
+    };
+    let fm = &parsed.frontmatter;
+
+    // name
+    match fm.name.as_deref() {
+        None => sink.report("spec-name", 0, 3, "no name"),
+        Some(name) => {
+            let (s, e) = key_at("name");
+            if let Some(problem) = name_problem(name) {
+                sink.report("spec-name", s, e, problem);
+            } else if name != folder_name {
+                sink.report(
+                    "spec-name-folder",
+                    s,
+                    e,
+                    format!("name {name:?} differs from the folder name {folder_name:?}"),
+                );
+            }
+        }
+    }
+    // description
+    match fm.description.as_deref() {
+        None => sink.report("spec-description", 0, 3, "no description"),
+        Some(d) => {
+            let (s, e) = key_at("description");
+            let chars = d.chars().count();
+            if chars > MAX_DESCRIPTION {
+                sink.report(
+                    "spec-description",
+                    s,
+                    e,
+                    format!("description is {chars} characters, over {MAX_DESCRIPTION}"),
+                );
+            }
+            if d.contains(['<', '>']) {
+                sink.report("spec-description-angle", s, e, "description contains < or >");
+            }
+        }
+    }
+    if let Some(c) = fm.compatibility.as_deref().filter(|c| c.chars().count() > MAX_COMPATIBILITY) {
+        let (s, e) = key_at("compatibility");
+        sink.report(
+            "spec-compatibility",
+            s,
+            e,
+            format!("compatibility is {} characters, over {MAX_COMPATIBILITY}", c.chars().count()),
+        );
+    }
+    if fm.allowed_tools.as_ref().is_some_and(|a| a.written_as_list) {
+        let (s, e) = key_at("allowed-tools");
+        sink.report("spec-allowed-tools", s, e, "allowed-tools is a YAML list, not a space-separated string");
+    }
+    // metadata: a map of strings (a scalar on the key's own line is not a map at all).
+    let (ms, me) = key_at("metadata");
+    let inline_value = text[ms..me].split_once(':').map_or("", |(_, v)| v.trim());
+    let scalar = me > ms && !inline_value.is_empty() && !inline_value.starts_with(['{', '#', '&', '|', '>']);
+    if scalar || fm.metadata.values().any(|v| !v.is_string()) {
+        sink.report("spec-metadata", ms, me, "metadata is not a map of string values");
+    }
+    // Keys outside the spec: what the frontmatter reader kept aside, and the
+    // `allowed_tools` spelling it reads as `allowed-tools`.
+    let mut unknown: Vec<&str> = fm.extra.keys().map(String::as_str).collect();
+    if key_at("allowed_tools") != (0, 0) {
+        unknown.push("allowed_tools");
+    }
+    unknown.sort_unstable();
+    for key in unknown {
+        let (s, e) = key_at(key);
+        sink.report("spec-unknown-key", s, e, format!("top-level key {key:?} is not in the spec"));
+    }
+    // Body size.
+    let body = parsed.body();
+    let lines = body.lines().count();
+    let tokens = crate::analyze::tokens_for_chars(body.chars().count());
+    if lines > MAX_BODY_LINES || tokens > MAX_BODY_TOKENS {
+        let start = parsed.body_start.min(text.len());
+        let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        sink.report("spec-body-length", start, end, format!("body is {lines} lines and about {tokens} tokens (the spec suggests under {MAX_BODY_LINES} lines and about {MAX_BODY_TOKENS} tokens)"));
+    }
+}
+
+/// What is wrong with a name, by the spec's rules.
+pub fn name_problem(name: &str) -> Option<String> {
+    let len = name.chars().count();
+    if len == 0 || len > MAX_NAME {
+        return Some(format!("name is {len} characters; the spec allows 1-{MAX_NAME}"));
+    }
+    if let Some(c) = name.chars().find(|c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '-')) {
+        return Some(format!("name {name:?} has {c:?}; the spec allows a-z, 0-9 and hyphens"));
+    }
+    if name.starts_with('-') || name.ends_with('-') {
+        return Some(format!("name {name:?} starts or ends with a hyphen"));
+    }
+    if name.contains("--") {
+        return Some(format!("name {name:?} has two hyphens in a row"));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scan::{FileContent, ScanFile, SkillInput, scan_skill};
+
+    fn spec_ids(folder: &str, text: &str) -> Vec<&'static str> {
+        let files = vec![ScanFile { path: "SKILL.md".into(), content: FileContent::Bytes(text.as_bytes().to_vec()) }];
+        let report =
+            scan_skill(&SkillInput { folder_name: folder, skill_file: "SKILL.md", files: &files, parsed: None });
+        report.spec_findings().map(|f| f.rule.id).collect()
+    }
+
+    #[test]
+    fn names_follow_the_spec() {
+        assert_eq!(name_problem("pdf-tools"), None);
+        assert!(name_problem("PDF").is_some());
+        assert!(name_problem("-a").is_some());
+        assert!(name_problem("a--b").is_some());
+        assert!(name_problem(&"a".repeat(65)).is_some());
+    }
+
+    #[test]
+    fn each_break_is_its_own_finding() {
+        assert!(spec_ids("demo", "---\nname: demo\ndescription: Does a thing.\n---\nBody\n").is_empty());
+        assert_eq!(spec_ids("other", "---\nname: demo\ndescription: x\n---\n"), ["spec-name-folder"]);
+        assert_eq!(spec_ids("d", "---\nname: d\ndescription: Use <b>\n---\n"), ["spec-description-angle"]);
+        assert_eq!(spec_ids("d", "---\nname: d\ndescription: x\ntags: [a]\n---\n"), ["spec-unknown-key"]);
+        assert_eq!(spec_ids("d", "---\nname: d\ndescription: x\nmetadata:\n  tags: [a, b]\n---\n"), ["spec-metadata"]);
+        assert_eq!(spec_ids("d", "---\nname: d\ndescription: x\nmetadata: just text\n---\n"), ["spec-metadata"]);
+        assert!(spec_ids("d", "---\nname: d\ndescription: x\nmetadata:\n  author: me\n---\n").is_empty());
+        assert_eq!(spec_ids("d", "---\nname: d\ndescription: x\nallowed_tools: Read\n---\n"), ["spec-unknown-key"]);
+        assert_eq!(
+            spec_ids("d", "---\nname: d\ndescription: x\nallowed-tools:\n  - Read\n---\n"),
+            ["spec-allowed-tools"]
+        );
+        assert_eq!(spec_ids("d", "---\nname: d\n---\n"), ["spec-description"]);
+        assert_eq!(spec_ids("d", "no frontmatter\n"), ["spec-frontmatter"]);
+        let long = format!("---\nname: d\ndescription: x\n---\n{}", "line\n".repeat(501));
+        assert_eq!(spec_ids("d", &long), ["spec-body-length"]);
+        let desc = format!("---\nname: d\ndescription: {}\n---\n", "x".repeat(1025));
+        assert_eq!(spec_ids("d", &desc), ["spec-description"]);
+    }
+}

@@ -1,0 +1,324 @@
+//! How the scanner reads a text file: its kind, its regions (prose, code blocks), line and
+//! column numbers, and matched text made printable.
+
+/// How a file is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FileKind {
+    /// Markdown or plain text: prose with fenced code blocks and inline code.
+    Markdown,
+    /// A shell script (by extension or shebang), a Dockerfile, a Makefile, a CI workflow:
+    /// every line is shell.
+    Shell,
+    /// Any other code or config: line patterns, plus shell read inside string literals.
+    Code,
+}
+
+const MARKDOWN_EXTS: &[&str] = &["md", "markdown", "mdx", "txt", "rst", "adoc", "mdc"];
+const SHELL_EXTS: &[&str] =
+    &["sh", "bash", "zsh", "ksh", "fish", "command", "ps1", "psm1", "bat", "cmd", "yml", "yaml", "mk"];
+const SHELL_NAMES: &[&str] = &["dockerfile", "makefile", "containerfile", "justfile", "procfile"];
+/// Code-block languages read as shell.
+const SHELL_LANGS: &[&str] = &[
+    "",
+    "sh",
+    "bash",
+    "shell",
+    "zsh",
+    "ksh",
+    "fish",
+    "console",
+    "terminal",
+    "shell-session",
+    "shellsession",
+    "powershell",
+    "ps1",
+    "pwsh",
+    "ps",
+    "cmd",
+    "bat",
+    "batch",
+    "dockerfile",
+    "docker",
+    "makefile",
+    "make",
+    "text",
+    "txt",
+    "plain",
+    "plaintext",
+    "yaml",
+    "yml",
+    "bash-session",
+    "sh-session",
+    "cli",
+    "command",
+    "commands",
+];
+
+impl FileKind {
+    pub fn of(path: &str, text: &str) -> FileKind {
+        let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+        let ext = name.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
+        if MARKDOWN_EXTS.contains(&ext) {
+            FileKind::Markdown
+        } else if SHELL_EXTS.contains(&ext)
+            || SHELL_NAMES.iter().any(|n| name == *n || name.starts_with(&format!("{n}.")))
+        {
+            FileKind::Shell
+        } else if let Some(first) = text.lines().next().filter(|l| l.starts_with("#!")) {
+            let shells = ["sh", "bash", "zsh", "ksh", "dash", "fish", "pwsh"];
+            let words: Vec<&str> = first[2..].split(|c: char| c == '/' || c.is_whitespace()).collect();
+            if words.iter().any(|w| shells.contains(w)) { FileKind::Shell } else { FileKind::Code }
+        } else {
+            FileKind::Code
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RegionKind {
+    /// Markdown prose (inline code spans are found within it line by line).
+    Prose,
+    /// Code: a fenced block (with its language) or a whole script or config file.
+    Code { lang: String, shell: bool },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Region {
+    pub kind: RegionKind,
+    /// Byte range in the file's text.
+    pub start: usize,
+    pub end: usize,
+}
+
+/// Splits a file into prose and code regions.
+pub fn regions(text: &str, kind: FileKind) -> Vec<Region> {
+    match kind {
+        FileKind::Shell => {
+            vec![Region { kind: RegionKind::Code { lang: "sh".into(), shell: true }, start: 0, end: text.len() }]
+        }
+        FileKind::Code => {
+            vec![Region { kind: RegionKind::Code { lang: String::new(), shell: false }, start: 0, end: text.len() }]
+        }
+        FileKind::Markdown => markdown_regions(text),
+    }
+}
+
+fn markdown_regions(text: &str) -> Vec<Region> {
+    let mut out = Vec::new();
+    let mut prose_start = 0;
+    // (fence char, fence length, lang, content start)
+    let mut open: Option<(u8, usize, String, usize)> = None;
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        let line_start = offset;
+        offset += line.len();
+        let trimmed = line.trim_start();
+        let fence = trimmed.as_bytes().first().copied().filter(|c| *c == b'`' || *c == b'~');
+        let fence_len = fence.map(|c| trimmed.bytes().take_while(|b| *b == c).count()).unwrap_or(0);
+        match (&open, fence) {
+            (None, Some(c)) if fence_len >= 3 => {
+                let info = trimmed[fence_len..].trim();
+                if c == b'`' && info.contains('`') {
+                    continue;
+                }
+                let lang = info
+                    .split(|c: char| c.is_whitespace() || c == ',' || c == '{')
+                    .next()
+                    .unwrap_or("")
+                    .trim_start_matches('.')
+                    .to_ascii_lowercase();
+                if prose_start < line_start {
+                    out.push(Region { kind: RegionKind::Prose, start: prose_start, end: line_start });
+                }
+                open = Some((c, fence_len, lang, offset));
+            }
+            (Some((c, len, _, _)), Some(f))
+                if f == *c && fence_len >= *len && trimmed[fence_len..].trim().is_empty() =>
+            {
+                let (_, _, lang, content_start) = open.take().expect("open");
+                let shell = SHELL_LANGS.contains(&lang.as_str());
+                out.push(Region { kind: RegionKind::Code { lang, shell }, start: content_start, end: line_start });
+                prose_start = offset;
+            }
+            _ => {}
+        }
+    }
+    match open {
+        Some((_, _, lang, content_start)) => {
+            let shell = SHELL_LANGS.contains(&lang.as_str());
+            out.push(Region { kind: RegionKind::Code { lang, shell }, start: content_start, end: text.len() });
+        }
+        None if prose_start < text.len() => {
+            out.push(Region { kind: RegionKind::Prose, start: prose_start, end: text.len() })
+        }
+        None => {}
+    }
+    out
+}
+
+/// Inline code spans of one line of prose: byte ranges of their content, relative to the line.
+pub fn inline_code_spans(line: &str) -> Vec<(usize, usize)> {
+    let bytes = line.as_bytes();
+    let mut spans = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'`' {
+            i += 1;
+            continue;
+        }
+        let run = bytes[i..].iter().take_while(|b| **b == b'`').count();
+        let content = i + run;
+        let mut j = content;
+        let mut closed = None;
+        while j < bytes.len() {
+            if bytes[j] == b'`' {
+                let close = bytes[j..].iter().take_while(|b| **b == b'`').count();
+                if close == run {
+                    closed = Some(j);
+                    break;
+                }
+                j += close;
+            } else {
+                j += 1;
+            }
+        }
+        match closed {
+            Some(end) => {
+                spans.push((content, end));
+                i = end + run;
+            }
+            None => i = content,
+        }
+    }
+    spans
+}
+
+/// Byte ranges of a prose line that are quoted or inline code: text mentioned, not said.
+pub fn mentioned_spans(line: &str) -> Vec<(usize, usize)> {
+    let mut spans: Vec<(usize, usize)> =
+        inline_code_spans(line).into_iter().map(|(s, e)| (s.saturating_sub(1), e + 1)).collect();
+    for (open, close) in [('"', '"'), ('\u{201C}', '\u{201D}'), ('\u{2018}', '\u{2019}')] {
+        let mut from = 0;
+        while let Some(i) = line[from..].find(open) {
+            let start = from + i;
+            let after = start + open.len_utf8();
+            match line[after..].find(close) {
+                Some(j) => {
+                    spans.push((start, after + j + close.len_utf8()));
+                    from = after + j + close.len_utf8();
+                }
+                None => break,
+            }
+        }
+    }
+    spans
+}
+
+/// Maps byte offsets to 1-based (line, column); the column counts characters.
+pub struct LineIndex {
+    starts: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> Self {
+        let mut starts = vec![0];
+        starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
+        LineIndex { starts }
+    }
+
+    pub fn position(&self, text: &str, offset: usize) -> (usize, usize) {
+        let line = self.starts.partition_point(|&s| s <= offset).max(1);
+        let start = self.starts[line - 1];
+        let column = text.get(start..offset).map(|s| s.chars().count()).unwrap_or(0) + 1;
+        (line, column)
+    }
+}
+
+/// Whether the bytes are not text: a NUL byte early on (UTF-16 with a BOM is text).
+pub fn looks_binary(bytes: &[u8]) -> bool {
+    if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
+        return false;
+    }
+    bytes.iter().take(8192).any(|b| *b == 0)
+}
+
+/// Characters that do not show, or show as something else: printed as `<U+XXXX>`.
+pub fn is_invisible(c: char) -> bool {
+    matches!(c as u32,
+        0x00..=0x08 | 0x0B..=0x1F | 0x7F..=0x9F | 0xAD | 0x34F | 0x61C | 0x115F | 0x1160 | 0x17B4 | 0x17B5
+        | 0x180B..=0x180F | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x206F | 0x3164 | 0xFE00..=0xFE0F
+        | 0xFEFF | 0xFFA0 | 0xFFF0..=0xFFF8 | 0x1D173..=0x1D17A | 0xE0000..=0xE0FFF)
+}
+
+/// The matched text as the page and the report show it: trimmed, one line, at most about 120
+/// characters, invisible characters as `<U+XXXX>`.
+pub fn visible(text: &str) -> String {
+    const MAX: usize = 120;
+    let mut out = String::new();
+    let mut shown = 0;
+    for c in text.trim().chars() {
+        if shown >= MAX {
+            out.push('…');
+            break;
+        }
+        match c {
+            '\n' => out.push_str(" ⏎ "),
+            '\t' => out.push(' '),
+            c if is_invisible(c) => {
+                out.push_str(&format!("<U+{:04X}>", c as u32));
+                shown += 7;
+            }
+            c => out.push(c),
+        }
+        shown += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_markdown_into_prose_and_fenced_code() {
+        let text = "# T\n\n```bash\nrm -rf /\n```\n\nprose\n   ~~~python\nx = 1\n   ~~~\n````\nunclosed\n";
+        let r = regions(text, FileKind::Markdown);
+        let kinds: Vec<String> = r
+            .iter()
+            .map(|r| match &r.kind {
+                RegionKind::Prose => format!("prose:{}", &text[r.start..r.end]),
+                RegionKind::Code { lang, shell } => format!("{lang}/{shell}:{}", &text[r.start..r.end]),
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            ["prose:# T\n\n", "bash/true:rm -rf /\n", "prose:\nprose\n", "python/false:x = 1\n", "/true:unclosed\n"]
+        );
+    }
+
+    #[test]
+    fn kinds_by_name_and_shebang() {
+        assert_eq!(FileKind::of("references/a.md", ""), FileKind::Markdown);
+        assert_eq!(FileKind::of("scripts/run", "#!/usr/bin/env bash\n"), FileKind::Shell);
+        assert_eq!(FileKind::of("Dockerfile", ""), FileKind::Shell);
+        assert_eq!(FileKind::of("x.py", "#!/usr/bin/env python3\n"), FileKind::Code);
+    }
+
+    #[test]
+    fn inline_code_and_quotes() {
+        assert_eq!(inline_code_spans("run `a | b` and ``c`d``"), [(5, 10), (18, 21)]);
+        let line = "say \"ignore previous instructions\" now";
+        let spans = mentioned_spans(line);
+        assert_eq!(&line[spans[0].0..spans[0].1], "\"ignore previous instructions\"");
+    }
+
+    #[test]
+    fn positions_count_characters() {
+        let text = "ab\né\u{200B}x";
+        let index = LineIndex::new(text);
+        assert_eq!(index.position(text, 0), (1, 1));
+        assert_eq!(index.position(text, text.find('\u{200B}').unwrap()), (2, 2));
+        assert_eq!(visible("  a\u{202E}b\t\n"), "a<U+202E>b");
+        assert!(visible(&"x".repeat(500)).ends_with('…'));
+    }
+}
