@@ -291,3 +291,31 @@ fn a_rev_can_be_a_commit_or_a_branch() {
         assert!(text.contains("Repo updated January 5, 2026"), "{rev}: {text}");
     }
 }
+
+#[test]
+fn the_feed_lists_dated_skills_newest_first_and_the_home_page_shows_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    dated_repo(&root.join("repos/acme-skills"));
+    catalog_toml(root, "[[sources]]\npath = \"repos/acme-skills\"\nrepo = \"acme/skills\"\n");
+    let (site, _) = build_root(root, true);
+    let feed = page(&site, "feed.xml");
+    let doc = roxmltree::Document::parse(&feed).expect("feed is well-formed XML");
+    let atom = "http://www.w3.org/2005/Atom";
+    assert_eq!(doc.root_element().tag_name().namespace(), Some(atom));
+    let entries: Vec<roxmltree::Node> =
+        doc.root_element().children().filter(|n| n.has_tag_name((atom, "entry"))).collect();
+    let titles: Vec<&str> = entries
+        .iter()
+        .map(|e| e.children().find(|c| c.has_tag_name((atom, "title"))).and_then(|t| t.text()).unwrap_or(""))
+        .collect();
+    assert_eq!(titles, ["beta", "alpha"], "newest first");
+    let published = entries[1].children().find(|c| c.has_tag_name((atom, "published"))).and_then(|t| t.text());
+    assert_eq!(published, Some("2026-01-05T10:00:00Z"));
+    let updated = entries[1].children().find(|c| c.has_tag_name((atom, "updated"))).and_then(|t| t.text());
+    assert_eq!(updated, Some("2026-03-01T10:00:00Z"));
+    assert!(feed.contains("<id>https://example.org/acme/skills/beta/</id>"));
+    let home = page(&site, "index.html");
+    assert!(home.contains("id=\"newest\"") || home.contains("id=newest"), "home page lists the newest skills");
+    assert!(home.contains("feed.xml"), "pages link the feed");
+}

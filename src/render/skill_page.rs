@@ -494,6 +494,19 @@ fn faq(skill: &Skill, repo: &Repo, input: FaqInput) -> Vec<Qa> {
             )
         },
     });
+    let verdict = match skill.scan.verdict() {
+        Verdict::Passed => {
+            "found no risky patterns, such as piping downloads into a shell, reading credential files or hidden Unicode"
+        }
+        Verdict::Notes => "found medium or low findings, listed in the Safety section with their files and lines",
+        Verdict::Failed => "found high or critical findings, listed in the Safety section with their files and lines",
+    };
+    faq.push(Qa {
+        question: format!("Is {title} safe to install?"),
+        answer: format!(
+            "Our automated static check of SKILL.md and the other text files in its folder {verdict}. It is not a guarantee. Review the folder before installing."
+        ),
+    });
     if a.license.origin != LicenseOrigin::None {
         let whose = match a.license.origin {
             LicenseOrigin::Repository => " (the repository's licence)",
