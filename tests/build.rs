@@ -373,3 +373,48 @@ fn a_catalog_overrides_templates_and_static_files_one_by_one() {
         std::fs::read(project_root().join("static/catalog.js")).unwrap()
     );
 }
+
+/// Every file of a site, path -> bytes.
+fn site_files(site: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+    walkdir::WalkDir::new(site)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| (e.path().strip_prefix(site).unwrap().to_path_buf(), std::fs::read(e.path()).unwrap()))
+        .collect()
+}
+
+#[test]
+fn two_builds_of_the_same_input_are_byte_identical() {
+    let (first, _) = build_into(&project_root());
+    let (second, _) = build_into(&project_root());
+    let a = site_files(&first.path().join("site"));
+    let b = site_files(&second.path().join("site"));
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
+    for (path, bytes) in &a {
+        assert!(bytes == &b[path], "{} differs between two builds", path.display());
+    }
+}
+
+#[test]
+fn every_page_carries_a_content_security_policy_without_inline_script() {
+    let (out, _) = build_into(&project_root().join("tests/fixtures/hostile"));
+    let selector = scraper::Selector::parse("meta[http-equiv='Content-Security-Policy']").unwrap();
+    let mut pages = 0;
+    for (path, bytes) in site_files(&out.path().join("site")) {
+        if path.extension().and_then(|e| e.to_str()) != Some("html") {
+            continue;
+        }
+        pages += 1;
+        let doc = scraper::Html::parse_document(&String::from_utf8(bytes).unwrap());
+        let csp = doc
+            .select(&selector)
+            .next()
+            .and_then(|m| m.value().attr("content"))
+            .unwrap_or_else(|| panic!("{}: no CSP", path.display()));
+        assert!(csp.contains("script-src 'self'"), "{}: {csp}", path.display());
+        assert!(!csp.contains("unsafe-inline") && !csp.contains("unsafe-eval"), "{}: {csp}", path.display());
+        assert!(csp.contains("default-src 'none'"), "{}: {csp}", path.display());
+    }
+    assert!(pages > 5);
+}
