@@ -1,26 +1,11 @@
 //! End-to-end: build catalogs into temp folders and read the pages back.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use catalog::ops::{BuildOptions, build};
-
-fn project_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn build_into(root: &Path) -> (tempfile::TempDir, catalog::ops::BuildReport) {
-    let out = tempfile::tempdir().unwrap();
-    let options = BuildOptions {
-        root: root.to_path_buf(),
-        out: Some(out.path().join("site")),
-        base_url: None,
-        minify: true,
-        offline: true,
-    };
-    let report = build(&options).expect("build succeeds");
-    (out, report)
-}
+use support::{build_into, project_root};
 
 fn read(site: &Path, page: &str) -> String {
     std::fs::read_to_string(site.join(page)).unwrap_or_else(|e| panic!("{page}: {e}"))

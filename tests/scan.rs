@@ -1,26 +1,15 @@
 //! The scanner inside the catalog build: verdicts on pages, suppressions from catalog.toml,
 //! and every rule covered by a fixture.
 
-use std::path::{Path, PathBuf};
+mod support;
 
 use catalog::ops::{BuildOptions, build};
 use catalog::scan::rules::RULES;
 
-fn project_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
+use support::{build_site, project_root};
 
-fn build_into(root: &Path) -> (tempfile::TempDir, catalog::ops::BuildReport) {
-    let out = tempfile::tempdir().unwrap();
-    let options = BuildOptions {
-        root: root.to_path_buf(),
-        out: Some(out.path().join("site")),
-        base_url: None,
-        minify: false,
-        offline: true,
-    };
-    let report = build(&options).expect("build succeeds");
-    (out, report)
+fn build_into(root: &std::path::Path) -> (tempfile::TempDir, catalog::ops::BuildReport) {
+    build_site(root, false)
 }
 
 fn page(out: &tempfile::TempDir, path: &str) -> String {

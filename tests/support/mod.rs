@@ -7,6 +7,30 @@ use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+pub fn project_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Builds the catalog at `root` into a temp folder (offline); the site is in `site/` of it.
+pub fn build_into(root: &Path) -> (tempfile::TempDir, catalog::ops::BuildReport) {
+    build_site(root, true)
+}
+
+/// As [`build_into`], choosing whether HTML is minified (tests that match markup want it as
+/// rendered).
+pub fn build_site(root: &Path, minify: bool) -> (tempfile::TempDir, catalog::ops::BuildReport) {
+    let out = tempfile::tempdir().unwrap();
+    let options = catalog::ops::BuildOptions {
+        root: root.to_path_buf(),
+        out: Some(out.path().join("site")),
+        base_url: None,
+        minify,
+        offline: true,
+    };
+    let report = catalog::ops::build(&options).expect("build succeeds");
+    (out, report)
+}
+
 /// Serves `root` on 127.0.0.1 from a background thread until the test process ends.
 /// Returns the base URL, e.g. `http://127.0.0.1:41234/`.
 pub fn serve(root: &Path) -> String {
