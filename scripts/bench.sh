@@ -49,7 +49,7 @@ for n in "${sizes[@]}"; do
   read -r clean peak < <(measure "$catalog" build --root "$corpus" -q)
   pages=$(find "$corpus/public" -name index.html | wc -l)
   read -r noop _ < <(measure "$catalog" build --root "$corpus" -q)
-  skill=$(find "$corpus/repos" -name SKILL.md | sort | head -1)
+  skill=$(find "$corpus/repos" -name SKILL.md | sort | sed -n 1p)
   printf '\nEdited for the benchmark.\n' >> "$skill"
   read -r edit _ < <(measure "$catalog" build --root "$corpus" -q)
   hugo_s="n/a"; ratio="n/a"
