@@ -13,6 +13,7 @@ pub mod error;
 pub mod model;
 pub mod ops;
 pub mod parse;
+pub mod progress;
 pub mod relate;
 pub mod render;
 pub mod repo_data;

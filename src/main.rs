@@ -150,6 +150,42 @@ struct BuildArgs {
     offline: bool,
 }
 
+/// A bar on a terminal; a line per stage when stderr is a log; nothing under `-q`.
+fn build_with_progress(options: &ops::BuildOptions, quiet: bool) -> anyhow::Result<ops::BuildReport> {
+    use catalog::progress::{Progress, Stage};
+    use std::io::IsTerminal;
+    let config = catalog::config::Config::load(&options.root)?;
+    if quiet {
+        return Ok(ops::build_with(options, config)?);
+    }
+    let progress = if std::io::stderr().is_terminal() {
+        let bar = indicatif::ProgressBar::new(0);
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{msg:>10} [{bar:30}] {pos}/{len} skills, {per_sec}")
+                .expect("valid template")
+                .progress_chars("=> "),
+        );
+        Progress::new(move |stage, done, total| {
+            if done == 0 {
+                bar.reset();
+                bar.set_length(total as u64);
+                bar.set_message(stage.verb());
+            }
+            bar.set_position(done as u64);
+            if done == total && stage == Stage::Render {
+                bar.finish_and_clear();
+            }
+        })
+    } else {
+        Progress::new(|stage, done, total| {
+            if done == 0 {
+                eprintln!("{} {total} skills", stage.verb());
+            }
+        })
+    };
+    Ok(ops::build_reporting(options, config, &progress)?)
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(&cli) {
@@ -234,8 +270,8 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 minify: !args.no_minify,
                 offline: args.offline,
             };
-            let report =
-                ops::build(&options).with_context(|| format!("building the catalog in {}", args.root.display()))?;
+            let report = build_with_progress(&options, cli.quiet)
+                .with_context(|| format!("building the catalog in {}", args.root.display()))?;
             let errors = report.diagnostics.iter().filter(|d| d.level == Level::Error).count();
             let warnings = report.diagnostics.len() - errors;
             if !cli.quiet {

@@ -13,6 +13,7 @@ use crate::discover::{self, DiscoveredSource, RepoId};
 use crate::error::Result;
 use crate::model::{Catalog, Repo, RepoFacts, Skill, SkillHistory, slugify};
 use crate::parse;
+use crate::progress::{Progress, Stage};
 use crate::relate::{self, Taxonomy, copies};
 use crate::render::{self, Renderer};
 use crate::repo_data;
@@ -51,7 +52,12 @@ pub fn build(options: &BuildOptions) -> Result<BuildReport> {
 }
 
 /// Builds with a config given rather than read from `root/catalog.toml` (serve's previews).
-pub fn build_with(options: &BuildOptions, mut config: Config) -> Result<BuildReport> {
+pub fn build_with(options: &BuildOptions, config: Config) -> Result<BuildReport> {
+    build_reporting(options, config, &Progress::default())
+}
+
+/// Builds, telling `progress` how far reading and rendering have come.
+pub fn build_reporting(options: &BuildOptions, mut config: Config, progress: &Progress) -> Result<BuildReport> {
     let started = Instant::now();
     if let Some(base_url) = &options.base_url {
         config.base_url = base_url.clone();
@@ -63,12 +69,12 @@ pub fn build_with(options: &BuildOptions, mut config: Config) -> Result<BuildRep
         lap = Instant::now();
     };
     let mode = if options.offline { sources::Mode::Offline } else { sources::Mode::Fetch };
-    let catalog = load_catalog_with(&options.root, config, mode);
+    let catalog = load_catalog_reporting(&options.root, config, mode, progress);
     stage("discover, parse, analyze");
     let renderer = Renderer::with_theme(Some(&options.root))?;
     let out_dir = options.out.clone().unwrap_or_else(|| options.root.join("public"));
     let writer = SiteWriter::begin(&out_dir, options.minify)?;
-    let stats = render::render_site(&catalog, &renderer, &writer)?;
+    let stats = render::render_site(&catalog, &renderer, &writer, progress)?;
     stage("render, write");
     let (files, bytes) = (writer.files_written(), writer.bytes_written());
     let out = writer.publish()?;
@@ -94,6 +100,10 @@ pub fn load_catalog(root: &Path, config: Config) -> Catalog {
 /// Everything up to rendering: the catalog as data, with its diagnostics. With
 /// [`sources::Mode::Fetch`], git sources are fetched first.
 pub fn load_catalog_with(root: &Path, config: Config, mode: sources::Mode) -> Catalog {
+    load_catalog_reporting(root, config, mode, &Progress::default())
+}
+
+fn load_catalog_reporting(root: &Path, config: Config, mode: sources::Mode, progress: &Progress) -> Catalog {
     let (resolved, mut diagnostics) = sources::resolve(root, &config, mode);
     let mut git_at: HashMap<RepoId, sources::GitAt> = HashMap::new();
     let mut sources: Vec<DiscoveredSource> = Vec::new();
@@ -126,6 +136,7 @@ pub fn load_catalog_with(root: &Path, config: Config, mode: sources::Mode) -> Ca
 
     let mut repos = Vec::new();
     let mut skills: Vec<Skill> = Vec::new();
+    let read = progress.counter(Stage::Read, sources.iter().map(|s| s.skills.len()).sum());
     for (source, (history, history_diag)) in sources.into_iter().zip(histories) {
         diagnostics.extend(history_diag);
         let repo_license_text =
@@ -139,7 +150,11 @@ pub fn load_catalog_with(root: &Path, config: Config, mode: sources::Mode) -> Ca
         let results: Vec<std::result::Result<Skill, Diagnostic>> = source
             .skills
             .par_iter()
-            .map(|dir| load_skill(&source, dir, repo_index, repo_license_text.as_ref(), &config.suppress))
+            .map(|dir| {
+                let skill = load_skill(&source, dir, repo_index, repo_license_text.as_ref(), &config.suppress);
+                read.tick();
+                skill
+            })
             .collect();
         let mut repo_skills = Vec::new();
         let mut used_slugs: HashMap<String, PathBuf> = HashMap::new();

@@ -7,5 +7,5 @@ pub mod serve;
 pub mod sources;
 pub mod stats;
 
-pub use build::{BuildOptions, BuildReport, build, build_with, load_catalog, load_catalog_with};
+pub use build::{BuildOptions, BuildReport, build, build_reporting, build_with, load_catalog, load_catalog_with};
 pub use check::{CheckOptions, check};

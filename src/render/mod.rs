@@ -22,6 +22,7 @@ use serde::Serialize;
 use crate::diag::Level;
 use crate::error::{Error, Result};
 use crate::model::Catalog;
+use crate::progress::{Progress, Stage};
 use crate::write::SiteWriter;
 use context::*;
 
@@ -129,7 +130,12 @@ pub struct RenderStats {
 pub type SiteFn<'a> = dyn Fn(&str) -> SiteCtx + Sync + 'a;
 
 /// Renders every page of the catalog into `out`.
-pub fn render_site(catalog: &Catalog, renderer: &Renderer, out: &SiteWriter) -> Result<RenderStats> {
+pub fn render_site(
+    catalog: &Catalog,
+    renderer: &Renderer,
+    out: &SiteWriter,
+    progress: &Progress,
+) -> Result<RenderStats> {
     let has_feed = catalog.skills.iter().any(|s| s.history.first_seen.is_some());
     let site = |page_dir: &str| SiteCtx {
         title: catalog.config.title.clone(),
@@ -151,6 +157,7 @@ pub fn render_site(catalog: &Catalog, renderer: &Renderer, out: &SiteWriter) -> 
     }
 
     // Skill pages: the bulk of the work, one per skill, in parallel.
+    let rendered = progress.counter(Stage::Render, catalog.skills.len());
     (0..catalog.skills.len()).into_par_iter().try_for_each(|index| -> Result<()> {
         let skill = &catalog.skills[index];
         let repo = &catalog.repos[skill.repo];
@@ -167,6 +174,7 @@ pub fn render_site(catalog: &Catalog, renderer: &Renderer, out: &SiteWriter) -> 
         if skill.analysis.license.redistributable {
             out.write(&format!("{dir}SKILL.md"), skill.parsed.text.as_bytes())?;
         }
+        rendered.tick();
         Ok(())
     })?;
 
