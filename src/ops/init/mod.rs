@@ -11,7 +11,7 @@ const FILES: &[(&str, &str)] = &[
     ("data/repos.toml", include_str!("repos.toml")),
     (".github/workflows/pages.yml", include_str!("pages.yml")),
     ("README.md", include_str!("README.md")),
-    (".gitignore", "/public\n/.catalog\n"),
+    (".gitignore", "/public\n/.public.*\n/.catalog\n"),
 ];
 
 /// Creates the files; returns their paths.
