@@ -64,6 +64,25 @@ pub fn write_listing(
     Ok(written)
 }
 
+/// Topics as rows linking to their pages under `dir_href` (e.g. `../categories/`), most
+/// skills first, then by name.
+pub fn topic_rows(
+    groups: &std::collections::BTreeMap<crate::relate::Topic, Vec<usize>>,
+    dir_href: &str,
+) -> Vec<TopicRow> {
+    let mut rows: Vec<TopicRow> = groups
+        .iter()
+        .map(|(topic, skills)| TopicRow {
+            id: topic.id.clone(),
+            name: topic.name.clone(),
+            href: format!("{dir_href}{}/", topic.id),
+            count: skills.len(),
+        })
+        .collect();
+    rows.sort_by(|a, b| b.count.cmp(&a.count).then(a.name.cmp(&b.name)));
+    rows
+}
+
 /// Every skill, sorted by title.
 pub fn skills_by_title(catalog: &Catalog) -> Vec<usize> {
     let mut order: Vec<usize> = (0..catalog.skills.len()).collect();
@@ -83,16 +102,7 @@ pub fn write_topics(
     let groups = topics.of(kind);
     let index_dir = format!("{}/", kind.dir());
     let root = path_to_root(&index_dir);
-    let mut rows: Vec<TopicRow> = groups
-        .iter()
-        .map(|(topic, skills)| TopicRow {
-            id: topic.id.clone(),
-            name: topic.name.clone(),
-            href: format!("{root}{}/{}/", kind.dir(), topic.id),
-            count: skills.len(),
-        })
-        .collect();
-    rows.sort_by(|a, b| b.count.cmp(&a.count).then(a.name.cmp(&b.name)));
+    let rows = topic_rows(groups, &format!("{root}{}/", kind.dir()));
     let (heading, intro) = match kind {
         TopicKind::Category => {
             ("Categories", "Every category, from the skills' frontmatter or inferred from their words.")
@@ -151,17 +161,7 @@ pub fn home(catalog: &Catalog, topics: &TopicIndex, site: &SiteFn) -> IndexPage 
     let stars = |i: usize| catalog.repos[catalog.skills[i].repo].facts.stars;
     let mut starred: Vec<usize> = (0..catalog.skills.len()).filter(|&i| stars(i).is_some()).collect();
     starred.sort_by_key(|&i| (std::cmp::Reverse(stars(i)), i));
-    let mut categories: Vec<TopicRow> = topics
-        .categories
-        .iter()
-        .map(|(t, skills)| TopicRow {
-            id: t.id.clone(),
-            name: t.name.clone(),
-            href: format!("categories/{}/", t.id),
-            count: skills.len(),
-        })
-        .collect();
-    categories.sort_by(|a, b| b.count.cmp(&a.count).then(a.name.cmp(&b.name)));
+    let categories = topic_rows(&topics.categories, "categories/");
     let mut repos = repo_rows(catalog, "");
     repos.sort_by(|a, b| b.skills.cmp(&a.skills).then(a.full.cmp(&b.full)));
     repos.truncate(12);

@@ -261,8 +261,8 @@ pub fn render_site(
     out.write("repos/index.html", renderer.render("repos.html", &repos_page)?.as_bytes())?;
     add_pages(vec!["repos/".into()]);
     add_pages(repo_dirs);
-    search::write_index(catalog, out)?;
-    let search_page = search_page(catalog, site("search/"));
+    let facets = search::write_index(catalog, out)?;
+    let search_page = search_page(&topic_index, &facets, site("search/"));
     out.write("search/index.html", renderer.render("search.html", &search_page)?.as_bytes())?;
     add_pages(vec!["search/".into()]);
     pages.extend(
@@ -302,48 +302,22 @@ pub fn render_site(
     Ok(RenderStats { pages: pages.len() + 2 })
 }
 
-fn search_page(catalog: &Catalog, site: SiteCtx) -> SearchPage {
-    let topic_index = topics::TopicIndex::new(catalog);
-    let rows = |groups: &std::collections::BTreeMap<crate::relate::Topic, Vec<usize>>, dir: &str| {
-        let mut rows: Vec<TopicRow> = groups
-            .iter()
-            .map(|(t, skills)| TopicRow {
-                id: t.id.clone(),
-                name: t.name.clone(),
-                href: format!("{}{dir}/{}/", site.root, t.id),
-                count: skills.len(),
-            })
-            .collect();
-        rows.sort_by(|a, b| b.count.cmp(&a.count).then(a.name.cmp(&b.name)));
-        rows
-    };
-    let categories = rows(&topic_index.categories, "categories");
+/// The search page: its filters offer the values the index holds.
+fn search_page(topic_index: &topics::TopicIndex, facets: &search::Facets, site: SiteCtx) -> SearchPage {
+    let categories = listing::topic_rows(&topic_index.categories, &format!("{}categories/", site.root));
+    // Every agent, in the table's order: all load SKILL.md folders.
     let agents = crate::agents::AGENTS
         .agents
         .iter()
         .map(|a| TopicRow { id: a.id.clone(), name: a.name.clone(), href: String::new(), count: 0 })
         .collect();
-    let mut licenses: Vec<TopicRow> = Vec::new();
-    for skill in &catalog.skills {
-        let id = crate::model::slugify(&facets::license_id(skill));
-        match licenses.iter_mut().find(|l| l.id == id) {
-            Some(row) => row.count += 1,
-            None => licenses.push(TopicRow {
-                id,
-                name: skill.analysis.license.label.clone(),
-                href: String::new(),
-                count: 1,
-            }),
-        }
-    }
-    licenses.sort_by(|a, b| b.count.cmp(&a.count).then(a.name.cmp(&b.name)));
-    let mut verdicts: Vec<TopicRow> = Vec::new();
-    for skill in &catalog.skills {
-        let (id, label) = facets::verdict(skill);
-        match verdicts.iter_mut().find(|v| v.id == id) {
-            Some(row) => row.count += 1,
-            None => verdicts.push(TopicRow { id: id.into(), name: label.into(), href: String::new(), count: 1 }),
-        }
-    }
-    SearchPage { site, categories, agents, licenses, verdicts }
+    let rows = |facet: &str| -> Vec<TopicRow> {
+        facets
+            .get(facet)
+            .into_iter()
+            .flatten()
+            .map(|v| TopicRow { id: v.id.clone(), name: v.name.clone(), href: String::new(), count: v.count })
+            .collect()
+    };
+    SearchPage { site, categories, agents, licenses: rows("license"), verdicts: rows("verdict") }
 }

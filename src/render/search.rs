@@ -41,18 +41,22 @@ struct Doc {
     v: String,
 }
 
-#[derive(Serialize)]
-struct FacetValue {
-    id: String,
-    name: String,
-    count: usize,
+/// One value of a search filter, with how many skills have it.
+#[derive(Debug, Clone, Serialize)]
+pub struct FacetValue {
+    pub id: String,
+    pub name: String,
+    pub count: usize,
 }
+
+/// Filter values per filter (`category`, `agent`, `license`, `verdict`), most used first.
+pub type Facets = BTreeMap<&'static str, Vec<FacetValue>>;
 
 #[derive(Serialize)]
 struct Meta {
     docs: usize,
     doc_shard: usize,
-    facets: BTreeMap<&'static str, Vec<FacetValue>>,
+    facets: Facets,
 }
 
 /// The file name of the term shard holding `term`: its first two characters, ASCII letters and
@@ -77,7 +81,8 @@ pub fn terms(text: &str) -> impl Iterator<Item = String> + '_ {
     })
 }
 
-pub fn write_index(catalog: &Catalog, out: &SiteWriter) -> Result<()> {
+/// Writes the index; returns the filter values, which the search page offers.
+pub fn write_index(catalog: &Catalog, out: &SiteWriter) -> Result<Facets> {
     let mut order: Vec<usize> = (0..catalog.skills.len()).collect();
     order.sort_by_cached_key(|&i| (catalog.skills[i].analysis.digest.title.to_lowercase(), i));
 
@@ -156,7 +161,7 @@ pub fn write_index(catalog: &Catalog, out: &SiteWriter) -> Result<()> {
         meta.facets.insert(name, list);
     }
     out.write("search/meta.json", &serde_json::to_vec(&meta).expect("meta serialises"))?;
-    Ok(())
+    Ok(meta.facets)
 }
 
 fn shorten(text: &str, max: usize) -> String {
