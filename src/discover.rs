@@ -49,6 +49,10 @@ pub struct SkillFile {
     pub path: String,
     pub size: u64,
     pub is_symlink: bool,
+    /// Last modification, in nanoseconds since 1970 (0 when not known): with the size, what
+    /// tells an incremental build that the file may have changed.
+    #[serde(skip)]
+    pub modified: u64,
 }
 
 /// A skill folder as found on disk, before anything in it is read.
@@ -121,7 +125,9 @@ pub fn discover_source(repo: RepoId, root: &Path) -> (DiscoveredSource, Vec<Diag
             None => (String::new(), rel.clone()),
         };
         let is_symlink = entry.path_is_symlink();
-        let size = if is_symlink { 0 } else { entry.metadata().map(|m| m.len()).unwrap_or(0) };
+        let meta = entry.metadata().ok();
+        let size = if is_symlink { 0 } else { meta.as_ref().map_or(0, |m| m.len()) };
+        let modified = meta.as_ref().map_or(0, modified_nanos);
         if SKILL_FILE_NAMES.contains(&name.as_str()) {
             let usable = !is_symlink || symlink_stays_inside(entry.path(), root);
             if !usable {
@@ -138,7 +144,7 @@ pub fn discover_source(repo: RepoId, root: &Path) -> (DiscoveredSource, Vec<Diag
                 }
             }
         }
-        files_by_dir.entry(dir).or_default().push(SkillFile { path: name, size, is_symlink });
+        files_by_dir.entry(dir).or_default().push(SkillFile { path: name, size, is_symlink, modified });
     }
 
     // Every file goes to its nearest skill folder above it.
@@ -203,6 +209,11 @@ fn symlink_stays_inside(link: &Path, root: &Path) -> bool {
         (Ok(target), Ok(root)) => target.starts_with(root) && target.is_file(),
         _ => false,
     }
+}
+
+/// A file's modification time in nanoseconds since 1970; 0 when the system does not say.
+pub fn modified_nanos(meta: &std::fs::Metadata) -> u64 {
+    meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos() as u64)
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 
 pub mod agents;
 pub mod analyze;
+pub mod cache;
 pub mod config;
 pub mod diag;
 pub mod discover;

@@ -291,8 +291,13 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                         eprintln!("  {stage}: {:.3}s", time.as_secs_f64());
                     }
                 }
+                let work = if report.up_to_date {
+                    "nothing changed since the last build".to_string()
+                } else {
+                    format!("{} files written, {} pages unchanged", report.written, report.reused_pages)
+                };
                 eprintln!(
-                    "built {} skills from {} repositories: {} pages, {} files ({:.1} MB) in {} in {:.2}s; {} errors, {} warnings",
+                    "built {} skills from {} repositories: {} pages, {} files ({:.1} MB) in {} in {:.2}s ({work}); {} errors, {} warnings",
                     report.skills,
                     report.repos,
                     report.pages,

@@ -3,27 +3,85 @@
 //!
 //! Invariants kept here:
 //! - nothing is written outside the output folder (paths are checked segment by segment);
-//! - the previous site is never half-overwritten: pages go to a staging folder beside the
-//!   output, which replaces the old output only once the whole build has been written;
+//! - the previous site is never half-overwritten: the new site is made in a second folder beside
+//!   the output (`.NAME.staging`) and swapped in whole at the end, in one atomic exchange on
+//!   Linux, so a build killed at any moment leaves the previous site at the output path;
 //! - a folder that was not written by `catalog build` is never replaced.
+//!
+//! Builds are incremental at this level: the two folders are kept as two generations of the
+//! site, each described by a manifest (path -> content hash, and the render key of the page),
+//! stored beside them. A build brings the older generation up to date by writing only files
+//! whose bytes changed, hard-linking files that the published site already has, and deleting
+//! what is gone; then the two are exchanged. Files are never modified in place, since the two
+//! generations share unchanged files.
 
+use std::collections::{BTreeMap, HashMap};
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use crate::error::{Error, Result};
 
 /// A file at the output's root that marks it as ours, so that `--out` pointing at a folder of
-/// the user's is refused instead of replaced.
+/// the user's is refused instead of replaced. It also names the folder's generation, whose
+/// manifest says what the folder holds.
 pub const MARKER_FILE: &str = ".catalog-build";
+
+/// A content hash (the first 128 bits of blake3), of a file or of what a page was rendered from.
+pub type Hash = [u8; 16];
+
+pub fn hash_bytes(bytes: &[u8]) -> Hash {
+    let mut out = [0; 16];
+    out.copy_from_slice(&blake3::hash(bytes).as_bytes()[..16]);
+    out
+}
+
+/// What one file of a generation holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Entry {
+    /// Hash of the file's bytes.
+    content: Hash,
+    /// Hash of what the page was rendered from, for pages; a page whose key is unchanged is not
+    /// rendered again.
+    key: Option<Hash>,
+    len: u64,
+}
+
+type Manifest = HashMap<String, Entry>;
 
 pub struct SiteWriter {
     target: PathBuf,
     staging: PathBuf,
     minify: bool,
-    /// Deletes the previous build's leftovers in the background.
-    cleaner: std::sync::Mutex<Option<std::thread::JoinHandle<()>>>,
+    /// What the published site holds, when its manifest could be trusted (else empty).
+    published: Manifest,
+    /// What the staging folder holds: the generation before the published one, or nothing.
+    staged: Manifest,
+    /// The new site, filled by every write.
+    next: Mutex<Vec<(String, Entry)>>,
+    /// Deletes an abandoned staging folder in the background.
+    cleaner: Mutex<Option<std::thread::JoinHandle<()>>>,
     files: AtomicUsize,
     bytes: AtomicU64,
+    /// Files whose bytes were written (the rest were already in place or linked).
+    written: AtomicUsize,
+    /// Pages whose render key was unchanged, so they were not rendered again.
+    reused: AtomicUsize,
+}
+
+/// What a finished build wrote.
+#[derive(Debug, Clone, Default)]
+pub struct WriteStats {
+    /// Files in the new site, and their bytes.
+    pub files: usize,
+    pub bytes: u64,
+    /// Files whose bytes had to be written (the others were unchanged).
+    pub written: usize,
+    /// Pages not rendered again because what they are made from had not changed.
+    pub reused_pages: usize,
+    /// The generation published (see [`generation_of`]).
+    pub generation: String,
 }
 
 impl SiteWriter {
@@ -36,27 +94,69 @@ impl SiteWriter {
             )));
         }
         let staging = sibling(target, "staging");
-        // Deleting many files is slow on some file systems (seconds per thousand), so what the
-        // last build left behind is moved aside and deleted while this build works.
-        let cleaner = clear_leftovers(target, &staging)?;
+        let manifests = manifests_dir(target);
+        let published = generation_of(target).and_then(|id| read_manifest(&manifests, &id)).unwrap_or_default();
+        let mut staged = generation_of(&staging).and_then(|id| read_manifest(&manifests, &id));
+        let mut doomed = Vec::new();
+        if staged.is_some() {
+            // From here until publish the staging folder is half-updated: without its marker, a
+            // build killed meanwhile leaves it untrusted, and the next build starts it afresh.
+            let marker = staging.join(MARKER_FILE);
+            std::fs::remove_file(&marker).map_err(|e| Error::io(&marker, e))?;
+        } else if staging.exists() {
+            // Abandoned mid-update (or foreign): moved aside (one fast rename) and deleted while
+            // this build works, since deleting many files is slow on some file systems.
+            let trash = sibling(target, &format!("trash-{}", unique_stamp()));
+            std::fs::rename(&staging, &trash).map_err(|e| Error::io(&staging, e))?;
+            doomed.push(trash);
+            staged = None;
+        }
+        doomed.extend(old_trash(target));
         std::fs::create_dir_all(&staging).map_err(|e| Error::io(&staging, e))?;
+        let cleaner = std::thread::spawn(move || {
+            for dir in doomed {
+                let _ = std::fs::remove_dir_all(dir);
+            }
+        });
         Ok(SiteWriter {
             target: target.to_path_buf(),
             staging,
             minify,
-            cleaner: std::sync::Mutex::new(Some(cleaner)),
+            published,
+            staged: staged.unwrap_or_default(),
+            next: Mutex::new(Vec::new()),
+            cleaner: Mutex::new(Some(cleaner)),
             files: AtomicUsize::new(0),
             bytes: AtomicU64::new(0),
+            written: AtomicUsize::new(0),
+            reused: AtomicUsize::new(0),
         })
     }
 
     /// Writes one file of the site. `path` is relative to the site root, `/`-separated.
     /// HTML is minified on the way out when the writer was asked to.
     pub fn write(&self, path: &str, bytes: &[u8]) -> Result<()> {
-        let full = self.staging.join(checked_relative(path)?);
-        if let Some(parent) = full.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+        self.write_keyed(path, None, bytes)
+    }
+
+    /// Writes a page made from `key` (a hash of its template and everything it shows), calling
+    /// `render` only when the published page was not made from the same key.
+    pub fn write_page(&self, path: &str, key: Hash, render: impl FnOnce() -> Result<String>) -> Result<()> {
+        // The same page minified or not is a different file.
+        let key = if self.minify { key } else { hash_bytes(&[&key[..], b"as rendered"].concat()) };
+        if let Some(entry) = self.published.get(path).filter(|e| e.key == Some(key)) {
+            let entry = *entry;
+            if self.place_published(path, entry.content)? {
+                self.record(path, entry);
+                self.reused.fetch_add(1, Ordering::Relaxed);
+                return Ok(());
+            }
         }
+        self.write_keyed(path, Some(key), render()?.as_bytes())
+    }
+
+    fn write_keyed(&self, path: &str, key: Option<Hash>, bytes: &[u8]) -> Result<()> {
+        let relative = checked_relative(path)?;
         let minified;
         let bytes = if self.minify && path.ends_with(".html") {
             minified = minify_html::minify(bytes, &minify_config());
@@ -64,10 +164,56 @@ impl SiteWriter {
         } else {
             bytes
         };
-        std::fs::write(&full, bytes).map_err(|e| Error::io(&full, e))?;
-        self.files.fetch_add(1, Ordering::Relaxed);
-        self.bytes.fetch_add(bytes.len() as u64, Ordering::Relaxed);
+        let content = hash_bytes(bytes);
+        let entry = Entry { content, key, len: bytes.len() as u64 };
+        if !self.place_published(path, content)? {
+            let full = self.staging.join(relative);
+            self.make_room(path, &full)?;
+            std::fs::write(&full, bytes).map_err(|e| Error::io(&full, e))?;
+            self.written.fetch_add(1, Ordering::Relaxed);
+        }
+        self.record(path, entry);
         Ok(())
+    }
+
+    /// Puts the file with `content` at `path` in the staging folder without writing its bytes,
+    /// when it is there already or the published site has it (hard-linked, or copied where
+    /// links are not available). False when neither holds it.
+    fn place_published(&self, path: &str, content: Hash) -> Result<bool> {
+        if self.staged.get(path).is_some_and(|e| e.content == content) {
+            return Ok(true);
+        }
+        if self.published.get(path).is_none_or(|e| e.content != content) {
+            return Ok(false);
+        }
+        let relative = checked_relative(path)?;
+        let (from, to) = (self.target.join(&relative), self.staging.join(&relative));
+        self.make_room(path, &to)?;
+        if std::fs::hard_link(&from, &to).is_ok() || std::fs::copy(&from, &to).is_ok() {
+            return Ok(true);
+        }
+        // The published file is gone (removed by hand): write it afresh.
+        Ok(false)
+    }
+
+    /// Makes the parent folder, and removes what the older generation had at `full`: files are
+    /// replaced, never changed in place, since the two generations share unchanged files.
+    fn make_room(&self, path: &str, full: &Path) -> Result<()> {
+        if self.staged.contains_key(path) {
+            match std::fs::remove_file(full) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(Error::io(full, e)),
+                _ => {}
+            }
+        } else if let Some(parent) = full.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+        }
+        Ok(())
+    }
+
+    fn record(&self, path: &str, entry: Entry) {
+        self.next.lock().expect("not poisoned").push((path.to_string(), entry));
+        self.files.fetch_add(1, Ordering::Relaxed);
+        self.bytes.fetch_add(entry.len, Ordering::Relaxed);
     }
 
     pub fn files_written(&self) -> usize {
@@ -78,65 +224,195 @@ impl SiteWriter {
         self.bytes.load(Ordering::Relaxed)
     }
 
-    /// Swaps the staged site in for the old one. Until this returns, the old site is whole;
-    /// between the two renames there is a moment with no site at the target path, never a
-    /// mixed one. The old site stays beside the new one (`.NAME.old`) until the next build
-    /// deletes it in the background.
-    pub fn publish(self) -> Result<PathBuf> {
-        std::fs::write(self.staging.join(MARKER_FILE), concat!("catalog ", env!("CARGO_PKG_VERSION"), "\n"))
-            .map_err(|e| Error::io(&self.staging, e))?;
+    /// Removes what the older generation has and the new site has not, then swaps the staged
+    /// site in for the published one. Until this returns, the published site is whole. On
+    /// Linux the swap is one atomic exchange of the two folders; elsewhere it is two renames,
+    /// with a moment with no site at the target path (never a mixed one).
+    pub fn publish(self) -> Result<(PathBuf, WriteStats)> {
+        let stats = WriteStats {
+            files: self.files_written(),
+            bytes: self.bytes_written(),
+            written: self.written.load(Ordering::Relaxed),
+            reused_pages: self.reused.load(Ordering::Relaxed),
+            generation: String::new(),
+        };
+        let mut stats = stats;
+        let next: BTreeMap<String, Entry> =
+            std::mem::take(&mut *self.next.lock().expect("not poisoned")).into_iter().collect();
+        let mut emptied = Vec::new();
+        for path in self.staged.keys().filter(|p| !next.contains_key(*p)) {
+            let full = self.staging.join(checked_relative(path)?);
+            match std::fs::remove_file(&full) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(Error::io(&full, e)),
+                _ => emptied.extend(full.parent().map(Path::to_path_buf)),
+            }
+        }
+        emptied.sort();
+        emptied.dedup();
+        for dir in emptied.iter().rev() {
+            // Removes folders left empty, deepest first; a folder still in use is not empty.
+            let mut dir = dir.as_path();
+            while dir != self.staging && std::fs::remove_dir(dir).is_ok() {
+                let Some(parent) = dir.parent() else { break };
+                dir = parent;
+            }
+        }
+
+        let generation = manifest_id(&next);
+        let manifests = manifests_dir(&self.target);
+        write_manifest(&manifests, &generation, &next)?;
+        let marker = self.staging.join(MARKER_FILE);
+        std::fs::write(&marker, format!("catalog {}\ngeneration {generation}\n", env!("CARGO_PKG_VERSION")))
+            .map_err(|e| Error::io(&marker, e))?;
         if let Some(cleaner) = self.cleaner.lock().expect("not poisoned").take() {
             let _ = cleaner.join();
         }
-        let old = sibling(&self.target, "old");
+        let previous = generation_of(&self.target);
+        stats.generation = generation.clone();
         if self.target.exists() {
-            std::fs::rename(&self.target, &old).map_err(|e| Error::io(&self.target, e))?;
+            exchange(&self.staging, &self.target)?;
+        } else {
+            std::fs::rename(&self.staging, &self.target).map_err(|e| Error::io(&self.target, e))?;
         }
-        std::fs::rename(&self.staging, &self.target).map_err(|e| Error::io(&self.target, e))?;
-        Ok(self.target.clone())
+        // Only the manifests of the two generations on disk are kept.
+        let keep = [Some(generation), previous];
+        for entry in std::fs::read_dir(&manifests).into_iter().flatten().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if unhex(name.trim_end_matches(".tmp")).is_some() && !keep.iter().flatten().any(|id| *id == name) {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+        Ok((self.target.clone(), stats))
     }
 }
 
 impl Drop for SiteWriter {
     fn drop(&mut self) {
-        // A build that failed before publishing leaves no staging folder behind.
-        if self.staging.exists() {
-            let _ = std::fs::remove_dir_all(&self.staging);
+        if let Some(cleaner) = self.cleaner.lock().ok().and_then(|mut c| c.take()) {
+            let _ = cleaner.join();
         }
     }
 }
 
-/// Moves the last build's old site and any abandoned staging or trash folders to fresh trash
-/// names (fast renames), then deletes them on a thread.
-fn clear_leftovers(target: &Path, staging: &Path) -> Result<std::thread::JoinHandle<()>> {
-    let mut doomed = Vec::new();
-    let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
-    for (n, leftover) in [sibling(target, "old"), staging.to_path_buf()].into_iter().enumerate() {
-        if leftover.exists() {
-            let trash = sibling(target, &format!("trash-{stamp}-{n}"));
-            std::fs::rename(&leftover, &trash).map_err(|e| Error::io(&leftover, e))?;
-            doomed.push(trash);
+/// Swaps two folders in one step where the system can (Linux `renameat2` with
+/// `RENAME_EXCHANGE`); elsewhere, or on a file system that refuses it, with three renames.
+fn exchange(staging: &Path, target: &Path) -> Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        use rustix::fs::{CWD, RenameFlags, renameat_with};
+        if renameat_with(CWD, staging, CWD, target, RenameFlags::EXCHANGE).is_ok() {
+            return Ok(());
         }
     }
-    // Trash from a build that exited before its cleaner finished.
-    let trash_prefix =
-        format!(".{}.trash-", target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default());
-    if let Some(parent) = target.parent().filter(|p| !p.as_os_str().is_empty()).or(Some(Path::new("."))) {
-        for entry in std::fs::read_dir(parent).into_iter().flatten().flatten() {
-            if entry.file_name().to_string_lossy().starts_with(&trash_prefix) && !doomed.contains(&entry.path()) {
-                doomed.push(entry.path());
-            }
-        }
+    let aside = sibling(target, &format!("swap-{}", unique_stamp()));
+    std::fs::rename(target, &aside).map_err(|e| Error::io(target, e))?;
+    std::fs::rename(staging, target).map_err(|e| Error::io(target, e))?;
+    std::fs::rename(&aside, staging).map_err(|e| Error::io(staging, e))
+}
+
+/// The generation a folder holds, from its marker file; none without one.
+pub fn generation_of(dir: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(dir.join(MARKER_FILE)).ok()?;
+    let id = text.lines().find_map(|line| line.strip_prefix("generation "))?;
+    (id.len() == 32 && id.bytes().all(|b| b.is_ascii_hexdigit())).then(|| id.to_string())
+}
+
+/// A generation is named by the hash of its manifest, so the same site is the same generation
+/// and the marker file is the same on every build of the same input.
+fn manifest_id(next: &BTreeMap<String, Entry>) -> String {
+    let mut hasher = blake3::Hasher::new();
+    for (path, entry) in next {
+        hasher.update(path.as_bytes());
+        hasher.update(&[0]);
+        hasher.update(&entry.content);
     }
-    Ok(std::thread::spawn(move || {
-        for dir in doomed {
-            let _ = std::fs::remove_dir_all(dir);
-        }
-    }))
+    hex(&hasher.finalize().as_bytes()[..16])
+}
+
+/// One line per file: `content-hash key-hash-or-dash length path`.
+fn write_manifest(dir: &Path, id: &str, entries: &BTreeMap<String, Entry>) -> Result<()> {
+    std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
+    let mut text = String::with_capacity(entries.len() * 100);
+    for (path, entry) in entries {
+        text.push_str(&hex(&entry.content));
+        text.push(' ');
+        text.push_str(&entry.key.map(|k| hex(&k)).unwrap_or_else(|| "-".into()));
+        text.push(' ');
+        text.push_str(&entry.len.to_string());
+        text.push(' ');
+        text.push_str(path);
+        text.push('\n');
+    }
+    let (file, temp) = (dir.join(id), dir.join(format!("{id}.tmp")));
+    let mut out = std::fs::File::create(&temp).map_err(|e| Error::io(&temp, e))?;
+    out.write_all(text.as_bytes()).map_err(|e| Error::io(&temp, e))?;
+    drop(out);
+    std::fs::rename(&temp, &file).map_err(|e| Error::io(&file, e))
+}
+
+/// A manifest as written by [`write_manifest`]; none when missing or damaged (the build then
+/// writes every file).
+fn read_manifest(dir: &Path, id: &str) -> Option<Manifest> {
+    let text = std::fs::read_to_string(dir.join(id)).ok()?;
+    let mut manifest = Manifest::new();
+    for line in text.lines() {
+        let mut parts = line.splitn(4, ' ');
+        let content = unhex(parts.next()?)?;
+        let key = match parts.next()? {
+            "-" => None,
+            key => Some(unhex(key)?),
+        };
+        let len = parts.next()?.parse().ok()?;
+        manifest.insert(parts.next()?.to_string(), Entry { content, key, len });
+    }
+    Some(manifest)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex(text: &str) -> Option<Hash> {
+    let mut out = [0u8; 16];
+    if text.len() != 32 {
+        return None;
+    }
+    for (i, byte) in out.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(text.get(2 * i..2 * i + 2)?, 16).ok()?;
+    }
+    Some(out)
+}
+
+fn unique_stamp() -> String {
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
+    format!("{nanos}-{}", std::process::id())
+}
+
+/// Trash folders of builds that exited before their cleaner finished, and the old site that
+/// earlier versions kept beside the output.
+fn old_trash(target: &Path) -> Vec<PathBuf> {
+    let name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let prefixes = [format!(".{name}.trash-"), format!(".{name}.swap-"), format!(".{name}.old")];
+    let parent = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::read_dir(parent)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|entry| {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            prefixes.iter().any(|p| name.starts_with(p.as_str()))
+        })
+        .map(|entry| entry.path())
+        .collect()
 }
 
 fn is_ours(target: &Path) -> bool {
     target.join(MARKER_FILE).is_file() || std::fs::read_dir(target).is_ok_and(|mut entries| entries.next().is_none())
+}
+
+/// Where the manifests of an output's two generations are kept: `.NAME.manifests` beside it.
+pub fn manifests_dir(target: &Path) -> PathBuf {
+    sibling(target, "manifests")
 }
 
 /// `public` -> `.public.staging` beside it (same file system, so the swap is a rename).
@@ -180,6 +456,10 @@ fn minify_config() -> minify_html::Cfg {
 mod tests {
     use super::*;
 
+    fn read(path: PathBuf) -> String {
+        std::fs::read_to_string(path).unwrap()
+    }
+
     #[test]
     fn rejects_paths_that_leave_the_site() {
         for bad in ["", "/etc/passwd", "../x", "a/../../x", "a//b", "a\\b", "C:x", "a/./b"] {
@@ -198,26 +478,92 @@ mod tests {
 
         let second = SiteWriter::begin(&out, false).unwrap();
         second.write("index.html", b"two").unwrap();
-        assert_eq!(std::fs::read(out.join("index.html")).unwrap(), b"one", "old site changed before publish");
+        assert_eq!(read(out.join("index.html")), "one", "old site changed before publish");
         drop(second);
-        assert_eq!(std::fs::read(out.join("index.html")).unwrap(), b"one", "abandoned build touched the site");
-        assert!(!sibling(&out, "staging").exists());
+        assert_eq!(read(out.join("index.html")), "one", "abandoned build touched the site");
 
         let third = SiteWriter::begin(&out, false).unwrap();
-        third.write("other.html", b"three").unwrap();
+        third.write("a/b/other.html", b"three").unwrap();
         third.publish().unwrap();
         assert!(!out.join("index.html").exists(), "stale file survived");
-        assert_eq!(std::fs::read(out.join("other.html")).unwrap(), b"three");
-        // The previous site waits beside the new one, and the next build clears it away.
-        assert!(sibling(&out, "old").join("index.html").exists());
+        assert_eq!(read(out.join("a/b/other.html")), "three");
+
         let fourth = SiteWriter::begin(&out, false).unwrap();
+        fourth.write("index.html", b"four").unwrap();
         fourth.publish().unwrap();
+        assert_eq!(read(out.join("index.html")), "four");
+        assert!(!out.join("a").exists(), "emptied folders are removed");
         let leftovers: Vec<String> = std::fs::read_dir(tmp.path())
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|n| n.contains("trash") || n.contains("staging"))
+            .filter(|n| n.contains("trash") || n.contains("swap"))
             .collect();
         assert!(leftovers.is_empty(), "{leftovers:?}");
+    }
+
+    #[test]
+    fn writes_only_what_changed_and_never_changes_a_shared_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("public");
+        let build = |pages: &[(&str, &str)]| {
+            let writer = SiteWriter::begin(&out, false).unwrap();
+            for (path, text) in pages {
+                writer.write(path, text.as_bytes()).unwrap();
+            }
+            writer.publish().unwrap().1
+        };
+        assert_eq!(build(&[("a.html", "a1"), ("b.html", "b1")]).written, 2);
+        // The second generation links what is unchanged.
+        assert_eq!(build(&[("a.html", "a1"), ("b.html", "b2")]).written, 1);
+        let older = sibling(&out, "staging");
+        assert_eq!(read(older.join("b.html")), "b1", "the older generation was changed in place");
+        // The third build updates the oldest generation: b2 is linked from the published one.
+        assert_eq!(build(&[("a.html", "a1"), ("b.html", "b2")]).written, 0);
+        assert_eq!(build(&[("a.html", "a3"), ("b.html", "b2")]).written, 1);
+        assert_eq!((read(out.join("a.html")), read(out.join("b.html"))), ("a3".into(), "b2".into()));
+        assert_eq!((read(older.join("a.html")), read(older.join("b.html"))), ("a1".into(), "b2".into()));
+    }
+
+    #[test]
+    fn a_page_with_an_unchanged_key_is_not_rendered_again() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("public");
+        let calls = AtomicUsize::new(0);
+        let build = |key: u8| {
+            let writer = SiteWriter::begin(&out, false).unwrap();
+            writer
+                .write_page("p/index.html", [key; 16], || {
+                    calls.fetch_add(1, Ordering::Relaxed);
+                    Ok(format!("page {key}"))
+                })
+                .unwrap();
+            writer.publish().unwrap().1
+        };
+        build(1);
+        assert_eq!(build(1).reused_pages, 1);
+        build(2);
+        assert_eq!(calls.load(Ordering::Relaxed), 2);
+        assert_eq!(read(out.join("p/index.html")), "page 2");
+    }
+
+    #[test]
+    fn a_build_killed_while_updating_leaves_an_untrusted_staging_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("public");
+        for text in ["one", "two"] {
+            let writer = SiteWriter::begin(&out, false).unwrap();
+            writer.write("index.html", text.as_bytes()).unwrap();
+            writer.publish().unwrap();
+        }
+        // Begun and abandoned without publishing, as a killed build would leave it.
+        let writer = SiteWriter::begin(&out, false).unwrap();
+        writer.write("index.html", b"half").unwrap();
+        std::mem::forget(writer);
+        assert!(generation_of(&sibling(&out, "staging")).is_none());
+        let writer = SiteWriter::begin(&out, false).unwrap();
+        writer.write("index.html", b"three").unwrap();
+        assert_eq!(writer.publish().unwrap().1.written, 1);
+        assert_eq!(read(out.join("index.html")), "three");
     }
 
     #[test]

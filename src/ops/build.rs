@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::analyze::{self, LicenseInputs, license::LicenseText};
+use crate::cache;
 use crate::config::Config;
 use crate::diag::Diagnostic;
 use crate::discover::{self, DiscoveredSource, RepoId};
@@ -18,7 +19,7 @@ use crate::relate::{self, Taxonomy, copies};
 use crate::render::{self, Renderer};
 use crate::repo_data;
 use crate::sources::{self, history, history::History};
-use crate::write::SiteWriter;
+use crate::write::{self, SiteWriter};
 
 #[derive(Debug, Clone)]
 pub struct BuildOptions {
@@ -42,6 +43,13 @@ pub struct BuildReport {
     pub files: usize,
     pub bytes: u64,
     pub diagnostics: Vec<Diagnostic>,
+    /// Files whose bytes were written; the others were already in place.
+    pub written: usize,
+    /// Pages not rendered again: what they are made from had not changed.
+    pub reused_pages: usize,
+    /// Nothing the build reads had changed since the last build of this output: nothing was
+    /// read, rendered or written.
+    pub up_to_date: bool,
     pub elapsed: Duration,
     /// Wall time of each stage, in pipeline order.
     pub timings: Vec<(&'static str, Duration)>,
@@ -69,27 +77,93 @@ pub fn build_reporting(options: &BuildOptions, mut config: Config, progress: &Pr
         lap = Instant::now();
     };
     let mode = if options.offline { sources::Mode::Offline } else { sources::Mode::Fetch };
-    let catalog = load_catalog_reporting(&options.root, config, mode, progress);
-    stage("discover, parse, analyze");
-    let renderer = Renderer::with_theme(Some(&options.root))?;
     let out_dir = options.out.clone().unwrap_or_else(|| options.root.join("public"));
+    let found = discover_catalog(&options.root, &config, mode);
+    let fingerprint = input_fingerprint(options, &config, &out_dir, &found);
+    stage("discover");
+    let last = cache::load(&out_dir);
+    if let Some(record) = last.filter(|r| {
+        r.fingerprint == fingerprint && write::generation_of(&out_dir).as_deref() == Some(r.generation.as_str())
+    }) {
+        return Ok(BuildReport {
+            out: out_dir,
+            skills: record.skills,
+            repos: record.repos,
+            pages: record.pages,
+            files: record.files,
+            bytes: record.bytes,
+            written: 0,
+            reused_pages: record.pages,
+            up_to_date: true,
+            diagnostics: record.diagnostics,
+            elapsed: started.elapsed(),
+            timings,
+        });
+    }
+    let catalog = assemble_catalog(&options.root, config, found, progress);
+    stage("parse, analyze, relate");
+    let renderer = Renderer::with_theme(Some(&options.root))?;
+    // A build that fails from here on leaves an output the record no longer describes.
+    cache::forget(&out_dir);
     let writer = SiteWriter::begin(&out_dir, options.minify)?;
     let stats = render::render_site(&catalog, &renderer, &writer, progress)?;
     stage("render, write");
-    let (files, bytes) = (writer.files_written(), writer.bytes_written());
-    let out = writer.publish()?;
+    let (out, written) = writer.publish()?;
     stage("publish");
-    Ok(BuildReport {
-        out,
+    let record = cache::BuildRecord {
+        out: out.clone(),
+        fingerprint,
+        generation: written.generation.clone(),
         skills: catalog.skills.len(),
         repos: catalog.repos.len(),
         pages: stats.pages,
-        files,
-        bytes,
-        diagnostics: catalog.diagnostics,
+        files: written.files,
+        bytes: written.bytes,
+        diagnostics: catalog.diagnostics.clone(),
+    };
+    cache::save(&record);
+    Ok(BuildReport {
+        out,
+        skills: record.skills,
+        repos: record.repos,
+        pages: record.pages,
+        files: record.files,
+        bytes: record.bytes,
+        written: written.written,
+        reused_pages: written.reused_pages,
+        up_to_date: false,
+        diagnostics: record.diagnostics,
         elapsed: started.elapsed(),
         timings,
     })
+}
+
+/// Everything a build reads, as sizes and modification times (see [`cache::Fingerprint`]).
+fn input_fingerprint(options: &BuildOptions, config: &Config, out: &Path, found: &Found) -> String {
+    let mut print = cache::Fingerprint::new();
+    print.text(&format!("{config:?}")).text(&out.to_string_lossy()).number(u64::from(options.minify));
+    for folder in ["catalog.toml", "templates", "static", "data"] {
+        print.tree(&options.root.join(folder));
+    }
+    for source in &found.sources {
+        print.text(&source.repo.full()).text(&source.root.to_string_lossy());
+        if let Some(git) = found.git_at.get(&source.repo) {
+            print.text(&git.commit.to_string());
+        }
+        if let Some((_, license)) = &source.license_file {
+            print.file(license);
+        }
+        for skill in &source.skills {
+            print.text(&skill.rel_dir).text(&skill.skill_file);
+            for file in &skill.files {
+                print.text(&file.path).number(file.size).number(file.modified).number(u64::from(file.is_symlink));
+            }
+        }
+    }
+    for diag in &found.diagnostics {
+        print.text(&diag.to_string());
+    }
+    print.finish()
 }
 
 /// Everything up to rendering, with git sources read from the cache only (no network).
@@ -104,7 +178,19 @@ pub fn load_catalog_with(root: &Path, config: Config, mode: sources::Mode) -> Ca
 }
 
 fn load_catalog_reporting(root: &Path, config: Config, mode: sources::Mode, progress: &Progress) -> Catalog {
-    let (resolved, mut diagnostics) = sources::resolve(root, &config, mode);
+    let found = discover_catalog(root, &config, mode);
+    assemble_catalog(root, config, found, progress)
+}
+
+/// What discovery found: every source's skill folders and files, before any is read.
+struct Found {
+    sources: Vec<DiscoveredSource>,
+    git_at: HashMap<RepoId, sources::GitAt>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+fn discover_catalog(root: &Path, config: &Config, mode: sources::Mode) -> Found {
+    let (resolved, mut diagnostics) = sources::resolve(root, config, mode);
     let mut git_at: HashMap<RepoId, sources::GitAt> = HashMap::new();
     let mut sources: Vec<DiscoveredSource> = Vec::new();
     for source in resolved {
@@ -116,6 +202,12 @@ fn load_catalog_reporting(root: &Path, config: Config, mode: sources::Mode, prog
         sources.push(found);
     }
     sources.sort_by(|a, b| a.repo.cmp(&b.repo));
+    Found { sources, git_at, diagnostics }
+}
+
+/// Reads, parses, analyzes and relates every discovered skill.
+fn assemble_catalog(root: &Path, config: Config, found: Found, progress: &Progress) -> Catalog {
+    let Found { sources, git_at, mut diagnostics } = found;
     let histories: Vec<(Option<History>, Option<Diagnostic>)> = sources
         .par_iter()
         .map(|source| {

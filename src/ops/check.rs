@@ -182,7 +182,12 @@ fn targets_for(path: &Path, no_ignore: bool) -> Result<Vec<Target>> {
             dir: parent.clone(),
             rel_dir: String::new(),
             skill_file: String::new(),
-            files: vec![discover::SkillFile { path: name.clone(), size: meta.len(), is_symlink: false }],
+            files: vec![discover::SkillFile {
+                path: name.clone(),
+                size: meta.len(),
+                is_symlink: false,
+                modified: discover::modified_nanos(&meta),
+            }],
         };
         let folder_name = parent.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
         return Ok(vec![Target { display: display(&parent), dir, folder_name, suppressions }]);

@@ -223,7 +223,7 @@ mod tests {
         let entries: Vec<SitemapEntry> =
             (0..5).map(|i| SitemapEntry { dir: format!("p{i}/"), lastmod: None }).collect();
         write_sitemap("https://x.io/sub/", &entries, 2, &out).unwrap();
-        let site = out.publish().unwrap();
+        let (site, _) = out.publish().unwrap();
         let index = std::fs::read_to_string(site.join("sitemap.xml")).unwrap();
         assert!(index.contains("<sitemapindex"));
         assert_eq!(index.matches("<sitemap>").count(), 3);

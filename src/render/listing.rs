@@ -58,7 +58,7 @@ pub fn write_listing(
                 pages: (1..=total_pages).map(|k| PageLink { number: k, href: link(k), current: k == n }).collect(),
             },
         };
-        out.write(&format!("{dir}index.html"), renderer.render("listing.html", &page)?.as_bytes())?;
+        renderer.page(out, &format!("{dir}index.html"), "listing.html", &page)?;
         written.push(dir);
     }
     Ok(written)
@@ -111,7 +111,7 @@ pub fn write_topics(
         TopicKind::Product => ("Works with", "Products and tools the skills name or call."),
     };
     let page = TopicsPage { site: site(&index_dir), heading: heading.into(), intro: intro.into(), topics: rows };
-    out.write(&format!("{index_dir}index.html"), renderer.render("topics.html", &page)?.as_bytes())?;
+    renderer.page(out, &format!("{index_dir}index.html"), "topics.html", &page)?;
     let mut written = vec![index_dir.clone()];
     for (topic, skills) in groups {
         let mut skills = skills.clone();

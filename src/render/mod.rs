@@ -50,6 +50,8 @@ const STATIC_FILES: &[(&str, &[u8])] = &[
 
 pub struct Renderer {
     tera: tera::Tera,
+    /// Hash of the binary and every template: part of each page's render key.
+    identity: crate::write::Hash,
     /// Static files to publish under `static/`: the embedded ones, replaced or joined by the
     /// catalog's own.
     static_files: Vec<(String, Vec<u8>)>,
@@ -94,10 +96,16 @@ impl Renderer {
                 }
             }
         }
+        let mut identity = blake3::Hasher::new();
+        identity.update(&crate::cache::binary_identity());
+        for (name, text) in &templates {
+            identity.update(name.as_bytes()).update(&[0]).update(text.as_bytes()).update(&[0]);
+        }
+        let identity = crate::write::hash_bytes(identity.finalize().as_bytes());
         // All at once: templates use components defined in another template.
         tera.add_raw_templates(templates.iter().map(|(n, t)| (n.as_str(), t.as_str())))
             .map_err(|e| Error::Template { name: "templates".into(), message: error_chain(&e) })?;
-        Ok(Renderer { tera, static_files })
+        Ok(Renderer { tera, identity, static_files })
     }
 
     pub fn render<T: Serialize>(&self, template: &str, data: &T) -> Result<String> {
@@ -106,6 +114,19 @@ impl Renderer {
         self.tera
             .render(template, &context)
             .map_err(|e| Error::Template { name: template.into(), message: error_chain(&e) })
+    }
+}
+
+impl Renderer {
+    /// Renders `template` with `data` into `path` of the site, unless the published page was
+    /// rendered from the same templates and the same data (its render key).
+    pub fn page<T: Serialize>(&self, out: &SiteWriter, path: &str, template: &str, data: &T) -> Result<()> {
+        let mut key = blake3::Hasher::new();
+        key.update(&self.identity).update(template.as_bytes()).update(&[0]);
+        serde_json::to_writer(&mut key, data)
+            .map_err(|e| Error::Template { name: template.into(), message: error_chain(&e) })?;
+        let key = crate::write::hash_bytes(key.finalize().as_bytes());
+        out.write_page(path, key, || self.render(template, data))
     }
 }
 
@@ -169,8 +190,7 @@ pub fn render_site(
             site.canonical = urls::absolute(&catalog.config.base_url, &first.url_path(&catalog.repos[first.repo]));
         }
         let page = SkillPage { site, skill: skill_page::skill_ctx(catalog, &topic_index, index) };
-        let html = renderer.render("skill.html", &page)?;
-        out.write(&format!("{dir}index.html"), html.as_bytes())?;
+        renderer.page(out, &format!("{dir}index.html"), "skill.html", &page)?;
         if skill.analysis.license.redistributable {
             out.write(&format!("{dir}SKILL.md"), skill.parsed.text.as_bytes())?;
         }
@@ -220,7 +240,7 @@ pub fn render_site(
                 skills: repo.skills.iter().map(|&i| skill_page::card(catalog, i, &root)).collect(),
             },
         };
-        out.write(&format!("{dir}index.html"), renderer.render("repo.html", &page)?.as_bytes())?;
+        renderer.page(out, &format!("{dir}index.html"), "repo.html", &page)?;
         repo_dirs.push(dir);
     }
 
@@ -244,12 +264,12 @@ pub fn render_site(
                     .collect(),
             },
         };
-        out.write(&format!("{dir}index.html"), renderer.render("owner.html", &page)?.as_bytes())?;
+        renderer.page(out, &format!("{dir}index.html"), "owner.html", &page)?;
         owner_dirs.push(dir);
     }
     add_pages(owner_dirs);
 
-    out.write("index.html", renderer.render("index.html", &listing::home(catalog, &topic_index, &site))?.as_bytes())?;
+    renderer.page(out, "index.html", "index.html", &listing::home(catalog, &topic_index, &site))?;
     add_pages(vec![String::new()]);
     let all = listing::skills_by_title(catalog);
     let intro = format!("All {} skills in this catalog, by name.", all.len());
@@ -258,12 +278,12 @@ pub fn render_site(
         add_pages(listing::write_topics(catalog, renderer, out, &site, &topic_index, kind)?);
     }
     let repos_page = ReposPage { site: site("repos/"), repos: listing::repo_rows(catalog, "../") };
-    out.write("repos/index.html", renderer.render("repos.html", &repos_page)?.as_bytes())?;
+    renderer.page(out, "repos/index.html", "repos.html", &repos_page)?;
     add_pages(vec!["repos/".into()]);
     add_pages(repo_dirs);
     let facets = search::write_index(catalog, out)?;
     let search_page = search_page(&topic_index, &facets, site("search/"));
-    out.write("search/index.html", renderer.render("search.html", &search_page)?.as_bytes())?;
+    renderer.page(out, "search/index.html", "search.html", &search_page)?;
     add_pages(vec!["search/".into()]);
     pages.extend(
         catalog
@@ -290,11 +310,11 @@ pub fn render_site(
             })
             .collect(),
     };
-    out.write("report/index.html", renderer.render("report.html", &report)?.as_bytes())?;
+    renderer.page(out, "report/index.html", "report.html", &report)?;
     // The 404 page is served from any depth, so it links from the site root by absolute path.
     let not_found =
         PlainPage { site: SiteCtx { root: urls::absolute(&catalog.config.base_url, ""), ..site("404.html") } };
-    out.write("404.html", renderer.render("404.html", &not_found)?.as_bytes())?;
+    renderer.page(out, "404.html", "404.html", &not_found)?;
 
     feeds::write_sitemap(&catalog.config.base_url, &pages, feeds::SITEMAP_MAX_URLS, out)?;
     feeds::write_feed(catalog, out)?;

@@ -1,0 +1,163 @@
+//! What an incremental build remembers between runs: a fingerprint of everything a build reads
+//! (the binary, the options, catalog.toml, the theme and data files, every source file's path,
+//! size and modification time, every git commit read), and the summary of the last build of
+//! each output folder, kept beside it. A build whose fingerprint matches the last one, with that output still
+//! in place, has nothing to do.
+//!
+//! Finer-grained reuse lives where the work is: `write` keeps two generations of the site and
+//! writes only files that changed; `render` skips pages whose render key is unchanged.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::diag::Diagnostic;
+use crate::write::{Hash, hash_bytes};
+
+/// Hashes of what a build reads, fed in a fixed order.
+pub struct Fingerprint(blake3::Hasher);
+
+impl Default for Fingerprint {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Fingerprint {
+    pub fn new() -> Fingerprint {
+        let mut hasher = blake3::Hasher::new();
+        hasher.update(&binary_identity());
+        Fingerprint(hasher)
+    }
+
+    pub fn text(&mut self, text: &str) -> &mut Self {
+        self.0.update(&(text.len() as u64).to_le_bytes());
+        self.0.update(text.as_bytes());
+        self
+    }
+
+    pub fn number(&mut self, n: u64) -> &mut Self {
+        self.0.update(&n.to_le_bytes());
+        self
+    }
+
+    /// A file by its size and modification time (not its bytes: reading every file would cost
+    /// as much as the build it saves). Missing files count too.
+    pub fn file(&mut self, path: &Path) -> &mut Self {
+        self.text(&path.to_string_lossy());
+        match std::fs::metadata(path) {
+            Ok(meta) => self.number(meta.len()).number(crate::discover::modified_nanos(&meta)),
+            Err(_) => self.number(u64::MAX),
+        }
+    }
+
+    /// Every file under `dir` (sorted), as [`Fingerprint::file`].
+    pub fn tree(&mut self, dir: &Path) -> &mut Self {
+        self.text(&dir.to_string_lossy());
+        for entry in walkdir::WalkDir::new(dir).sort_by_file_name().into_iter().flatten() {
+            if !entry.file_type().is_dir() {
+                self.file(entry.path());
+            }
+        }
+        self
+    }
+
+    pub fn finish(&self) -> String {
+        self.0.finalize().to_hex()[..32].to_string()
+    }
+}
+
+/// The running program: its version, and its size and modification time, so that a rebuilt
+/// binary (whose templates, rules or tables may differ) never reuses an older build's work.
+pub fn binary_identity() -> Hash {
+    static IDENTITY: std::sync::OnceLock<Hash> = std::sync::OnceLock::new();
+    *IDENTITY.get_or_init(|| {
+        let exe = std::env::current_exe().ok().and_then(|p| std::fs::metadata(p).ok());
+        let stamp = exe.map(|m| (m.len(), crate::discover::modified_nanos(&m))).unwrap_or_default();
+        hash_bytes(format!("catalog {} {} {}", env!("CARGO_PKG_VERSION"), stamp.0, stamp.1).as_bytes())
+    })
+}
+
+/// The summary of the last build into one output folder.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct BuildRecord {
+    pub out: PathBuf,
+    pub fingerprint: String,
+    /// The site generation it published (see `write::generation_of`).
+    pub generation: String,
+    pub skills: usize,
+    pub repos: usize,
+    pub pages: usize,
+    pub files: usize,
+    pub bytes: u64,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Beside the output's manifests (`.NAME.manifests/last-build.json`), so that it goes wherever
+/// the output goes and a build into a temporary folder leaves the catalog's folder untouched.
+fn record_path(out: &Path) -> PathBuf {
+    crate::write::manifests_dir(out).join("last-build.json")
+}
+
+pub fn load(out: &Path) -> Option<BuildRecord> {
+    let text = std::fs::read_to_string(record_path(out)).ok()?;
+    serde_json::from_str::<BuildRecord>(&text).ok().filter(|record| record.out == out)
+}
+
+/// Saves the record; a cache that cannot be written only costs the next build time.
+pub fn save(record: &BuildRecord) {
+    let path = record_path(&record.out);
+    let Some(dir) = path.parent() else { return };
+    let temp = path.with_extension("tmp");
+    let Ok(json) = serde_json::to_vec(record) else { return };
+    if std::fs::create_dir_all(dir).is_ok() && std::fs::write(&temp, json).is_ok() {
+        let _ = std::fs::rename(&temp, &path);
+    }
+}
+
+/// Forgets the last build of `out`, so that the next build does the work again.
+pub fn forget(out: &Path) {
+    let _ = std::fs::remove_file(record_path(out));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_changed_file_changes_the_fingerprint() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("a.md"), "one").unwrap();
+        let print = || Fingerprint::new().tree(tmp.path()).finish();
+        let first = print();
+        assert_eq!(first, print());
+        std::fs::write(tmp.path().join("a.md"), "one, longer").unwrap();
+        assert_ne!(first, print());
+        let second = print();
+        std::fs::write(tmp.path().join("b.md"), "").unwrap();
+        assert_ne!(second, print());
+    }
+
+    #[test]
+    fn records_round_trip_per_output_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("public");
+        let record = BuildRecord {
+            out: out.clone(),
+            fingerprint: "f".into(),
+            generation: "g".into(),
+            skills: 1,
+            repos: 1,
+            pages: 2,
+            files: 3,
+            bytes: 4,
+            diagnostics: vec![Diagnostic::warning("a/SKILL.md", Some(2), "has no `name`")],
+        };
+        save(&record);
+        let loaded = load(&out).unwrap();
+        assert_eq!((loaded.fingerprint.as_str(), loaded.diagnostics.len()), ("f", 1));
+        assert!(load(&tmp.path().join("elsewhere")).is_none());
+        forget(&out);
+        assert!(load(&out).is_none());
+    }
+}

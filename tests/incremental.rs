@@ -1,0 +1,128 @@
+//! Incremental builds: a rebuild that reuses the last build's work must write the same site,
+//! byte for byte, as a clean build of the same input, and must not redo unchanged work.
+
+mod support;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use catalog::ops::{BuildOptions, BuildReport};
+use support::{copy_tree, project_root};
+
+/// Every file of a site, path -> bytes.
+fn site_files(site: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    walkdir::WalkDir::new(site)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| (e.path().strip_prefix(site).unwrap().to_path_buf(), std::fs::read(e.path()).unwrap()))
+        .collect()
+}
+
+fn build(root: &Path, out: &Path) -> BuildReport {
+    let options = BuildOptions {
+        root: root.to_path_buf(),
+        out: Some(out.to_path_buf()),
+        base_url: None,
+        minify: true,
+        offline: true,
+    };
+    catalog::ops::build(&options).expect("build succeeds")
+}
+
+/// Builds `root` incrementally into its `public/` and from scratch into a new folder, and
+/// checks the two sites are the same. Returns the incremental build's report.
+fn rebuild_matches_clean(root: &Path, step: &str) -> BuildReport {
+    let incremental = build(root, &root.join("public"));
+    let scratch = tempfile::tempdir().unwrap();
+    let clean = build(root, &scratch.path().join("site"));
+    assert!(!clean.up_to_date && clean.reused_pages == 0, "{step}: the clean build reused work");
+    let (a, b) = (site_files(&root.join("public")), site_files(&scratch.path().join("site")));
+    let only_one: Vec<_> =
+        a.keys().filter(|p| !b.contains_key(*p)).chain(b.keys().filter(|p| !a.contains_key(*p))).collect();
+    assert!(only_one.is_empty(), "{step}: files in only one of the two sites: {only_one:?}");
+    for (path, bytes) in &a {
+        assert!(bytes == &b[path], "{step}: {} differs from a clean build", path.display());
+    }
+    assert_eq!(incremental.diagnostics, clean.diagnostics, "{step}: diagnostics differ");
+    incremental
+}
+
+fn edit(path: &Path, from: &str, to: &str) {
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains(from), "{} has no {from:?}", path.display());
+    std::fs::write(path, text.replacen(from, to, 1)).unwrap();
+}
+
+#[test]
+fn incremental_rebuilds_are_byte_identical_to_clean_builds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    for folder in ["content", "data"] {
+        copy_tree(&project_root().join(folder), &root.join(folder));
+    }
+    std::fs::copy(project_root().join("catalog.toml"), root.join("catalog.toml")).unwrap();
+
+    let first = rebuild_matches_clean(root, "first build");
+    assert_eq!(first.reused_pages, 0);
+
+    let again = build(root, &root.join("public"));
+    assert!(again.up_to_date, "a build with nothing changed did the work again");
+    assert_eq!((again.pages, again.diagnostics.len()), (first.pages, first.diagnostics.len()));
+
+    let skill = root.join("content/HKUDS/OpenSpace/benchmarks/gdpval/skills/code-exec-fallback/SKILL.md");
+    edit(&skill, "description:", "description: Edited, and longer.");
+    let edited = rebuild_matches_clean(root, "one skill edited");
+    assert!(!edited.up_to_date);
+    assert!(edited.reused_pages > 0, "every page was rendered again after a one-skill edit");
+    assert!(
+        edited.written < edited.files / 2,
+        "{} of {} files written after a one-skill edit",
+        edited.written,
+        edited.files
+    );
+
+    // The other generation is brought up to date too.
+    edit(&skill, "Edited, and longer.", "Edited twice, and longer still.");
+    rebuild_matches_clean(root, "the same skill edited again");
+
+    let new_skill = root.join("content/HKUDS/OpenSpace/brand-new");
+    std::fs::create_dir_all(&new_skill).unwrap();
+    std::fs::write(
+        new_skill.join("SKILL.md"),
+        "---\nname: brand-new\ndescription: Appears between builds.\n---\n# New\n",
+    )
+    .unwrap();
+    rebuild_matches_clean(root, "a skill added");
+
+    std::fs::remove_dir_all(&new_skill).unwrap();
+    rebuild_matches_clean(root, "a skill removed");
+
+    let theme = root.join("templates");
+    std::fs::create_dir_all(&theme).unwrap();
+    let base = std::fs::read_to_string(project_root().join("templates/base.html")).unwrap();
+    assert!(base.contains("</footer>"));
+    std::fs::write(theme.join("base.html"), base.replacen("</footer>", "<p>Themed.</p></footer>", 1)).unwrap();
+    let themed = rebuild_matches_clean(root, "a template overridden");
+    assert_eq!(themed.reused_pages, 0, "pages kept after their template changed");
+
+    edit(&root.join("catalog.toml"), "title = \"", "title = \"Renamed ");
+    rebuild_matches_clean(root, "catalog.toml changed");
+}
+
+#[test]
+fn a_published_site_removed_by_hand_is_built_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    for folder in ["content", "data"] {
+        copy_tree(&project_root().join(folder), &root.join(folder));
+    }
+    std::fs::copy(project_root().join("catalog.toml"), root.join("catalog.toml")).unwrap();
+    let out = root.join("public");
+    build(root, &out);
+    // A published site removed by hand: the next build is not "up to date".
+    std::fs::remove_dir_all(&out).unwrap();
+    let report = build(root, &out);
+    assert!(!report.up_to_date);
+    assert!(out.join("index.html").is_file());
+}
