@@ -15,6 +15,7 @@ use crate::diag::Diagnostic;
 use crate::write::{Hash, hash_bytes};
 
 /// Hashes of what a build reads, fed in a fixed order.
+#[derive(Clone)]
 pub struct Fingerprint(blake3::Hasher);
 
 impl Default for Fingerprint {
@@ -118,6 +119,56 @@ pub fn save(record: &BuildRecord) {
 /// Forgets the last build of `out`, so that the next build does the work again.
 pub fn forget(out: &Path) {
     let _ = std::fs::remove_file(record_path(out));
+}
+
+/// The skills of one repository as last read, by cache key
+/// (`.catalog/cache/skills/<owner>/<name>.json` under the catalog root). A pack is rewritten
+/// whole when any of its skills changed; at a few hundred skills per repository that is a few
+/// megabytes.
+pub struct SkillPack<T> {
+    entries: std::collections::HashMap<String, T>,
+}
+
+impl<T: Serialize + serde::de::DeserializeOwned> SkillPack<T> {
+    fn path(root: &Path, repo: &str) -> PathBuf {
+        root.join(".catalog").join("cache").join("skills").join(format!("{repo}.json"))
+    }
+
+    /// The pack of `repo`, empty when there is none or it cannot be read (it was written by
+    /// another version, or damaged): its skills are then read again.
+    pub fn load(root: &Path, repo: &str) -> SkillPack<T> {
+        let entries = std::fs::read(Self::path(root, repo))
+            .ok()
+            .and_then(|bytes| serde_json::from_slice::<Vec<(String, T)>>(&bytes).ok())
+            .map(|list| list.into_iter().collect())
+            .unwrap_or_default();
+        SkillPack { entries }
+    }
+
+    pub fn take(&mut self, key: &str) -> Option<T> {
+        self.entries.remove(key)
+    }
+
+    /// Entries not taken.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Replaces the pack of `repo` with `entries`; a cache that cannot be written only costs the
+    /// next build time.
+    pub fn save(root: &Path, repo: &str, entries: &[(String, T)]) {
+        let path = Self::path(root, repo);
+        let temp = path.with_extension("tmp");
+        let Some(dir) = path.parent() else { return };
+        let Ok(json) = serde_json::to_vec(entries) else { return };
+        if std::fs::create_dir_all(dir).is_ok() && std::fs::write(&temp, json).is_ok() {
+            let _ = std::fs::rename(&temp, &path);
+        }
+    }
 }
 
 #[cfg(test)]

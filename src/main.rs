@@ -294,7 +294,12 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 let work = if report.up_to_date {
                     "nothing changed since the last build".to_string()
                 } else {
-                    format!("{} files written, {} pages unchanged", report.written, report.reused_pages)
+                    format!(
+                        "{} skills read, {} pages rendered, {} files written",
+                        report.skills_read,
+                        report.pages.saturating_sub(report.reused_pages),
+                        report.written
+                    )
                 };
                 eprintln!(
                     "built {} skills from {} repositories: {} pages, {} files ({:.1} MB) in {} in {:.2}s ({work}); {} errors, {} warnings",

@@ -34,9 +34,24 @@ fn build(root: &Path, out: &Path) -> BuildReport {
 /// checks the two sites are the same. Returns the incremental build's report.
 fn rebuild_matches_clean(root: &Path, step: &str) -> BuildReport {
     let incremental = build(root, &root.join("public"));
+    // The clean build reads a copy of the catalog, without its cache.
     let scratch = tempfile::tempdir().unwrap();
-    let clean = build(root, &scratch.path().join("site"));
+    std::fs::create_dir(scratch.path().join("catalog")).unwrap();
+    for entry in std::fs::read_dir(root).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name == "public" || name.starts_with('.') {
+            continue;
+        }
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &scratch.path().join("catalog").join(&name));
+        } else {
+            std::fs::copy(entry.path(), scratch.path().join("catalog").join(&name)).unwrap();
+        }
+    }
+    let clean = build(&scratch.path().join("catalog"), &scratch.path().join("site"));
     assert!(!clean.up_to_date && clean.reused_pages == 0, "{step}: the clean build reused work");
+    assert_eq!(clean.skills_read, incremental.skills + errors(&incremental), "{step}: the clean build used a cache");
     let (a, b) = (site_files(&root.join("public")), site_files(&scratch.path().join("site")));
     let only_one: Vec<_> =
         a.keys().filter(|p| !b.contains_key(*p)).chain(b.keys().filter(|p| !a.contains_key(*p))).collect();
@@ -46,6 +61,10 @@ fn rebuild_matches_clean(root: &Path, step: &str) -> BuildReport {
     }
     assert_eq!(incremental.diagnostics, clean.diagnostics, "{step}: diagnostics differ");
     incremental
+}
+
+fn errors(report: &BuildReport) -> usize {
+    report.diagnostics.iter().filter(|d| d.level == catalog::diag::Level::Error).count()
 }
 
 fn edit(path: &Path, from: &str, to: &str) {
@@ -64,7 +83,7 @@ fn incremental_rebuilds_are_byte_identical_to_clean_builds() {
     std::fs::copy(project_root().join("catalog.toml"), root.join("catalog.toml")).unwrap();
 
     let first = rebuild_matches_clean(root, "first build");
-    assert_eq!(first.reused_pages, 0);
+    assert_eq!((first.reused_pages, first.skills_read), (0, first.skills + errors(&first)));
 
     let again = build(root, &root.join("public"));
     assert!(again.up_to_date, "a build with nothing changed did the work again");
@@ -74,6 +93,7 @@ fn incremental_rebuilds_are_byte_identical_to_clean_builds() {
     edit(&skill, "description:", "description: Edited, and longer.");
     let edited = rebuild_matches_clean(root, "one skill edited");
     assert!(!edited.up_to_date);
+    assert_eq!(edited.skills_read, 1, "unchanged skills were read again");
     assert!(edited.reused_pages > 0, "every page was rendered again after a one-skill edit");
     assert!(
         edited.written < edited.files / 2,

@@ -11,7 +11,7 @@ use serde::Deserialize;
 use crate::discover::RepoId;
 use crate::parse::ParsedSkill;
 
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Capabilities {
     /// Programs called from shell code, first-seen order.
     pub commands: Vec<String>,

@@ -9,7 +9,23 @@ use regex::Regex;
 use crate::parse::ParsedSkill;
 use crate::parse::frontmatter::value_text;
 
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+/// Where the steps of a skill were read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum StepsSource {
+    StepHeadings,
+    NumberedList,
+}
+
+impl StepsSource {
+    pub fn label(self) -> &'static str {
+        match self {
+            StepsSource::StepHeadings => "step headings",
+            StepsSource::NumberedList => "a numbered list",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Digest {
     /// The display title: metadata title, else the first `#` heading, else the name in title case.
     pub title: String,
@@ -20,7 +36,7 @@ pub struct Digest {
     pub requirements: Vec<String>,
     pub steps: Vec<String>,
     /// Where `steps` came from: "step headings" or "a numbered list".
-    pub steps_source: Option<&'static str>,
+    pub steps_source: Option<StepsSource>,
     /// Titles of the body's main sections (the level below the title).
     pub sections: Vec<String>,
 }
@@ -101,7 +117,7 @@ pub fn digest(skill: &ParsedSkill, folder_name: &str) -> Digest {
         .map(|caps| caps.get(2).or(caps.get(4)).map(|m| m.as_str().trim().to_string()).unwrap_or_default())
         .filter(|s| !s.is_empty())
         .collect();
-    let mut steps_source = (!steps.is_empty()).then_some("step headings");
+    let mut steps_source = (!steps.is_empty()).then_some(StepsSource::StepHeadings);
     if steps.len() < 2 {
         steps.clear();
         steps_source = None;
@@ -109,7 +125,7 @@ pub fn digest(skill: &ParsedSkill, folder_name: &str) -> Digest {
             outline.sections.iter().find(|s| s.ordered && s.items.len() >= 2 && WORKFLOW.is_match(heading_text(s)))
         {
             steps = section.items.iter().map(|i| first_sentence(i)).collect();
-            steps_source = Some("a numbered list");
+            steps_source = Some(StepsSource::NumberedList);
         }
     }
 
@@ -155,7 +171,7 @@ mod tests {
         assert_eq!(d.when_to_use, ["Case one", "Case two"]);
         assert_eq!(d.requirements, ["Python 3"]);
         assert_eq!(d.steps, ["Write it", "Run it"]);
-        assert_eq!(d.steps_source, Some("step headings"));
+        assert_eq!(d.steps_source, Some(StepsSource::StepHeadings));
         assert_eq!(d.example_prompts, ["Do the thing"]);
         assert_eq!(d.sections, ["When to Use", "Requirements", "Steps", "Example prompts"]);
     }
@@ -166,6 +182,6 @@ mod tests {
             digest_of("---\nname: my-skill\n---\n## Workflow\n\n1. Read the file: carefully\n2. Fix it. Then more.\n");
         assert_eq!(d.title, "My Skill");
         assert_eq!(d.steps, ["Read the file", "Fix it"]);
-        assert_eq!(d.steps_source, Some("a numbered list"));
+        assert_eq!(d.steps_source, Some(StepsSource::NumberedList));
     }
 }

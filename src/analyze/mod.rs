@@ -14,7 +14,7 @@ use crate::discover::RepoId;
 use crate::parse::ParsedSkill;
 
 /// The context cost of a skill, by the usual rule of thumb of four characters a token.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Cost {
     /// Characters of SKILL.md.
     pub chars: usize,
@@ -44,7 +44,7 @@ pub fn cost(skill: &ParsedSkill) -> Cost {
 }
 
 /// Everything analysis knows about one skill.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Analysis {
     pub cost: Cost,
     pub capabilities: Capabilities,

@@ -43,6 +43,8 @@ pub struct BuildReport {
     pub files: usize,
     pub bytes: u64,
     pub diagnostics: Vec<Diagnostic>,
+    /// Skills read, parsed, analyzed and scanned; the others came unchanged from the cache.
+    pub skills_read: usize,
     /// Files whose bytes were written; the others were already in place.
     pub written: usize,
     /// Pages not rendered again: what they are made from had not changed.
@@ -92,6 +94,7 @@ pub fn build_reporting(options: &BuildOptions, mut config: Config, progress: &Pr
             pages: record.pages,
             files: record.files,
             bytes: record.bytes,
+            skills_read: 0,
             written: 0,
             reused_pages: record.pages,
             up_to_date: true,
@@ -100,7 +103,7 @@ pub fn build_reporting(options: &BuildOptions, mut config: Config, progress: &Pr
             timings,
         });
     }
-    let catalog = assemble_catalog(&options.root, config, found, progress);
+    let (catalog, skills_read) = assemble_catalog(&options.root, config, found, progress);
     stage("parse, analyze, relate");
     let renderer = Renderer::with_theme(Some(&options.root))?;
     // A build that fails from here on leaves an output the record no longer describes.
@@ -129,6 +132,7 @@ pub fn build_reporting(options: &BuildOptions, mut config: Config, progress: &Pr
         pages: record.pages,
         files: record.files,
         bytes: record.bytes,
+        skills_read,
         written: written.written,
         reused_pages: written.reused_pages,
         up_to_date: false,
@@ -179,7 +183,7 @@ pub fn load_catalog_with(root: &Path, config: Config, mode: sources::Mode) -> Ca
 
 fn load_catalog_reporting(root: &Path, config: Config, mode: sources::Mode, progress: &Progress) -> Catalog {
     let found = discover_catalog(root, &config, mode);
-    assemble_catalog(root, config, found, progress)
+    assemble_catalog(root, config, found, progress).0
 }
 
 /// What discovery found: every source's skill folders and files, before any is read.
@@ -205,8 +209,9 @@ fn discover_catalog(root: &Path, config: &Config, mode: sources::Mode) -> Found 
     Found { sources, git_at, diagnostics }
 }
 
-/// Reads, parses, analyzes and relates every discovered skill.
-fn assemble_catalog(root: &Path, config: Config, found: Found, progress: &Progress) -> Catalog {
+/// Reads, parses, analyzes and relates every discovered skill; also says how many skills were
+/// read (the others came from the cache).
+fn assemble_catalog(root: &Path, config: Config, found: Found, progress: &Progress) -> (Catalog, usize) {
     let Found { sources, git_at, mut diagnostics } = found;
     let histories: Vec<(Option<History>, Option<Diagnostic>)> = sources
         .par_iter()
@@ -228,6 +233,7 @@ fn assemble_catalog(root: &Path, config: Config, found: Found, progress: &Progre
 
     let mut repos = Vec::new();
     let mut skills: Vec<Skill> = Vec::new();
+    let mut skills_read = 0;
     let read = progress.counter(Stage::Read, sources.iter().map(|s| s.skills.len()).sum());
     for (source, (history, history_diag)) in sources.into_iter().zip(histories) {
         diagnostics.extend(history_diag);
@@ -239,14 +245,38 @@ fn assemble_catalog(root: &Path, config: Config, found: Found, progress: &Progre
             repo_license_text.as_ref().map(|(name, text)| LicenseText { file: name.clone(), text }),
         );
         let repo_index = repos.len();
-        let results: Vec<std::result::Result<Skill, Diagnostic>> = source
+        // Skills whose files, licence and suppressions are as last read come from the cache.
+        let context = skill_context(&source, repo_license_text.as_ref(), &config.suppress);
+        let mut pack = cache::SkillPack::<Loaded>::load(root, &source.repo.full());
+        let keyed: Vec<(String, Option<Loaded>)> = source
             .skills
-            .par_iter()
+            .iter()
             .map(|dir| {
-                let skill = load_skill(&source, dir, repo_index, repo_license_text.as_ref(), &config.suppress);
-                read.tick();
-                skill
+                let key = skill_key(&context, dir);
+                let hit = pack.take(&key);
+                (key, hit)
             })
+            .collect();
+        let misses = keyed.iter().filter(|(_, hit)| hit.is_none()).count();
+        skills_read += misses;
+        let stale = !pack.is_empty() || misses > 0;
+        let loaded: Vec<(String, Loaded)> = keyed
+            .into_par_iter()
+            .zip(source.skills.par_iter())
+            .map(|((key, hit), dir)| {
+                let loaded =
+                    hit.unwrap_or_else(|| read_skill(&source, dir, repo_license_text.as_ref(), &config.suppress));
+                read.tick();
+                (key, loaded)
+            })
+            .collect();
+        if stale {
+            cache::SkillPack::save(root, &source.repo.full(), &loaded);
+        }
+        let results: Vec<std::result::Result<Skill, Diagnostic>> = loaded
+            .into_iter()
+            .zip(&source.skills)
+            .map(|((_, loaded), dir)| loaded.map(|loaded| loaded.into_skill(dir, &source.repo, repo_index)))
             .collect();
         let mut repo_skills = Vec::new();
         let mut used_slugs: HashMap<String, PathBuf> = HashMap::new();
@@ -326,7 +356,7 @@ fn assemble_catalog(root: &Path, config: Config, found: Found, progress: &Progre
     }
     let taxonomy = load_taxonomy(root, &mut diagnostics);
     let relations = relate::relate(&skills, &taxonomy);
-    Catalog { config, repos, skills, diagnostics, relations }
+    (Catalog { config, repos, skills, diagnostics, relations }, skills_read)
 }
 
 /// The catalog's own `data/taxonomy.toml` when it has one, else the embedded default.
@@ -347,13 +377,68 @@ fn load_taxonomy(root: &Path, diagnostics: &mut Vec<Diagnostic>) -> Taxonomy {
     }
 }
 
-fn load_skill(
+/// What reading one skill folder yields: everything about the skill that depends only on its
+/// files, the repository's licence and the catalog's suppressions. Kept in the build cache, so
+/// an unchanged skill is not read, parsed, analyzed or scanned again.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct LoadedSkill {
+    parsed: parse::ParsedSkill,
+    analysis: analyze::Analysis,
+    scan: crate::scan::ScanReport,
+    name: String,
+    description: String,
+    content_hash: Option<[u8; 32]>,
+}
+
+type Loaded = std::result::Result<LoadedSkill, Diagnostic>;
+
+impl LoadedSkill {
+    fn into_skill(self, dir: &discover::SkillDir, repo: &RepoId, repo_index: usize) -> Skill {
+        Skill {
+            repo: repo_index,
+            slug: slugify(dir.folder_name(repo)),
+            dir: dir.clone(),
+            parsed: self.parsed,
+            analysis: self.analysis,
+            scan: self.scan,
+            name: self.name,
+            description: self.description,
+            history: Default::default(),
+            copies: copies::Copies { hash: self.content_hash, ..Default::default() },
+        }
+    }
+}
+
+/// What every skill of a repository is read with, hashed once per repository.
+fn skill_context(
     source: &DiscoveredSource,
-    dir: &discover::SkillDir,
-    repo_index: usize,
     repo_license: Option<&(String, String)>,
     suppressions: &[crate::scan::suppress::Suppression],
-) -> std::result::Result<Skill, Diagnostic> {
+) -> cache::Fingerprint {
+    let mut context = cache::Fingerprint::new();
+    context.text(&source.repo.full()).text(&source.root.to_string_lossy()).text(&format!("{suppressions:?}"));
+    if let Some((name, text)) = repo_license {
+        context.text(name).text(text);
+    }
+    context
+}
+
+/// The cache key of one skill folder: its context and every file's path, size and time.
+fn skill_key(context: &cache::Fingerprint, dir: &discover::SkillDir) -> String {
+    let mut key = context.clone();
+    key.text(&dir.dir.to_string_lossy()).text(&dir.skill_file);
+    for file in &dir.files {
+        key.text(&file.path).number(file.size).number(file.modified).number(u64::from(file.is_symlink));
+    }
+    key.finish()
+}
+
+fn read_skill(
+    source: &DiscoveredSource,
+    dir: &discover::SkillDir,
+    repo_license: Option<&(String, String)>,
+    suppressions: &[crate::scan::suppress::Suppression],
+) -> Loaded {
     let path = dir.skill_file_path();
     let bytes = std::fs::read(&path).map_err(|e| Diagnostic::error(&path, None, format!("cannot be read: {e}")))?;
     let parsed = parse::parse_skill(&path, &bytes)?;
@@ -398,17 +483,13 @@ fn load_skill(
             "has no `description`; agents cannot tell when to use it",
         ));
     }
-    Ok(Skill {
-        repo: repo_index,
-        slug: slugify(&folder_name),
-        dir: dir.clone(),
+    Ok(LoadedSkill {
         parsed,
         analysis,
         scan,
         name,
         description,
-        history: Default::default(),
-        copies: copies::Copies { hash: copies::content_hash(&dir.dir, &dir.files), ..Default::default() },
+        content_hash: copies::content_hash(&dir.dir, &dir.files),
     })
 }
 

@@ -18,7 +18,7 @@ const MAX_NESTING: usize = 64;
 const MAX_ALIASES: usize = 64;
 
 /// The spec's fields, typed; every other key kept in `extra`.
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Frontmatter {
     pub name: Option<String>,
     pub description: Option<String>,
@@ -31,7 +31,7 @@ pub struct Frontmatter {
     pub extra: BTreeMap<String, Value>,
 }
 
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AllowedTools {
     /// One entry per tool pattern, e.g. `Bash(git log:*)`, `Read`.
     pub tools: Vec<String>,

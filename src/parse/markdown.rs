@@ -9,7 +9,7 @@ pub fn options() -> Options {
     Options::ENABLE_TABLES | Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TASKLISTS | Options::ENABLE_FOOTNOTES
 }
 
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Outline {
     pub headings: Vec<Heading>,
     /// The text before the first heading, then one section per heading.
@@ -23,7 +23,7 @@ pub struct Outline {
     pub words: usize,
 }
 
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Heading {
     pub level: u8,
     pub text: String,
@@ -31,7 +31,7 @@ pub struct Heading {
     pub line: usize,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Section {
     /// Index into `headings`; `None` for the text before the first heading.
     pub heading: Option<usize>,
@@ -43,7 +43,7 @@ pub struct Section {
     pub paragraphs: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CodeBlock {
     /// The info string's first word, lower-cased; empty for an unlabelled or indented block.
     pub lang: String,
@@ -52,7 +52,7 @@ pub struct CodeBlock {
     pub line: usize,
 }
 
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Link {
     pub url: String,
     pub line: usize,

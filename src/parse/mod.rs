@@ -14,7 +14,7 @@ pub use markdown::Outline;
 /// SKILL.md files larger than this are not parsed: the largest real ones are ~100 KB.
 pub const MAX_SKILL_MD_BYTES: usize = 4 * 1024 * 1024;
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct ParsedSkill {
     pub frontmatter: Frontmatter,
     /// The whole file as text (BOM removed, line endings as written).

@@ -191,7 +191,7 @@ pub fn skill_ctx(catalog: &Catalog, topic_index: &TopicIndex, index: usize) -> S
         example_prompts: digest.example_prompts.clone(),
         requirements: digest.requirements.clone(),
         steps: digest.steps.clone(),
-        steps_source: digest.steps_source.unwrap_or("").to_string(),
+        steps_source: digest.steps_source.map(|s| s.label()).unwrap_or("").to_string(),
         read_at: read_at.clone(),
         capabilities: Capabilities {
             allowed_tools: caps.allowed_tools.clone(),

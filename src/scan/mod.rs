@@ -46,7 +46,7 @@ pub enum FileContent {
     Skipped(SkipReason),
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case", tag = "reason")]
 pub enum SkipReason {
     /// Over [`MAX_SCAN_FILE_BYTES`].
@@ -89,9 +89,9 @@ pub struct SkillInput<'a> {
     pub parsed: Option<&'a ParsedSkill>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Finding {
-    #[serde(rename = "rule", serialize_with = "rule_id")]
+    #[serde(rename = "rule", serialize_with = "rule_id", deserialize_with = "rule_by_id")]
     pub rule: &'static Rule,
     pub severity: Severity,
     /// Path relative to the skill folder.
@@ -112,6 +112,12 @@ fn rule_id<S: serde::Serializer>(rule: &&'static Rule, s: S) -> Result<S::Ok, S:
     s.serialize_str(rule.id)
 }
 
+/// The rule of the table with this id (findings read back from the build cache).
+fn rule_by_id<'de, D: serde::Deserializer<'de>>(d: D) -> Result<&'static Rule, D::Error> {
+    let id = <String as serde::Deserialize>::deserialize(d)?;
+    rules::rule(&id).ok_or_else(|| serde::de::Error::custom(format!("no rule {id:?}")))
+}
+
 impl Finding {
     pub fn is_spec(&self) -> bool {
         self.rule.category == Category::Spec
@@ -123,7 +129,7 @@ impl Finding {
 }
 
 /// A file the scanner did not read, and why.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Skipped {
     pub file: String,
     #[serde(flatten)]
@@ -150,7 +156,7 @@ impl Verdict {
     }
 }
 
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, serde::Deserialize)]
 pub struct ScanReport {
     /// Sorted by file, line, column, rule.
     pub findings: Vec<Finding>,

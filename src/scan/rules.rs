@@ -8,7 +8,7 @@
 use serde::Serialize;
 
 /// How bad a finding is. Ordered: `Info < Low < Medium < High < Critical`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Info,
@@ -44,7 +44,7 @@ impl std::fmt::Display for Severity {
 }
 
 /// What a rule is about. `Spec` rules are conformance, kept apart from the safety verdict.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Category {
     RemoteCode,
