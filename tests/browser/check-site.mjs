@@ -551,43 +551,55 @@ async function checkAxe(browser, run, targets) {
   const require = createRequire(import.meta.url);
   const axeSource = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
   const summary = {};
-  // The stylesheet has a dark palette too: both must keep their contrast.
-  for (const colorScheme of ["light", "dark"]) {
-  const context = await browser.newContext({ serviceWorkers: "block", colorScheme });
-  for (const [name, rel] of targets) {
-    if (rel === null) {
-      run.fail("axe", name, "no such page in the site");
-      continue;
-    }
-    const page = await context.newPage();
-    await watch(page, run, "axe", () => rel, (url, status) => status === 404 && url.includes("/search/terms/"));
-    await page.goto(run.base + rel, { waitUntil: "load" });
-    await settle(page);
-    // Evaluated over the DevTools protocol, which the page's CSP does not govern; a script tag
-    // would be blocked by it (and reported as a violation).
-    await page.evaluate(axeSource);
-    const result = await page.evaluate(async () => {
-      // eslint-disable-next-line no-undef
-      const r = await axe.run(document, { resultTypes: ["violations"] });
-      return r.violations.map((v) => ({
-        id: v.id,
-        impact: v.impact,
-        help: v.help,
-        nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target.join(" "), summary: n.failureSummary })),
-        count: v.nodes.length,
-      }));
-    });
-    summary[`${rel || "/"} (${colorScheme})`] = result.map((v) => `${v.impact}: ${v.id} (${v.count})`);
-    for (const v of result) {
-      if (v.impact === "serious" || v.impact === "critical") {
-        run.fail("axe", `${rel} (${colorScheme})`, `${v.impact} ${v.id}: ${v.help} — ${v.count} node(s): ${JSON.stringify(v.nodes)}`);
+  // The stylesheet has a dark palette too: both must keep their contrast. A phone-wide skill page
+  // is where wide content turns into regions that scroll sideways.
+  const phone = { width: 390, height: 844 };
+  const passes = [
+    { mode: "light", options: { colorScheme: "light" }, pages: targets },
+    { mode: "dark", options: { colorScheme: "dark" }, pages: targets },
+    { mode: "phone", options: { colorScheme: "light", viewport: phone }, pages: targets.filter(([n]) => n === "skill") },
+  ];
+  for (const { mode, options, pages } of passes) {
+    const context = await browser.newContext({ serviceWorkers: "block", ...options });
+    for (const [name, rel] of pages) {
+      if (rel === null) {
+        run.fail("axe", name, "no such page in the site");
+        continue;
       }
+      const where = `${rel || "/"} (${mode})`;
+      summary[where] = await axeOnePage(context, run, rel, where, axeSource);
     }
-    await page.close();
-  }
-  await context.close();
+    await context.close();
   }
   run.passed("axe", { violations: summary });
+}
+
+async function axeOnePage(context, run, rel, where, axeSource) {
+  const page = await context.newPage();
+  await watch(page, run, "axe", () => rel, (url, status) => status === 404 && url.includes("/search/terms/"));
+  await page.goto(run.base + rel, { waitUntil: "load" });
+  await settle(page);
+  // Evaluated over the DevTools protocol, which the page's CSP does not govern; a script tag
+  // would be blocked by it (and reported as a violation).
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(async () => {
+    // eslint-disable-next-line no-undef
+    const r = await axe.run(document, { resultTypes: ["violations"] });
+    return r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.slice(0, 5).map((n) => ({ target: n.target.join(" "), summary: n.failureSummary })),
+      count: v.nodes.length,
+    }));
+  });
+  for (const v of result) {
+    if (v.impact === "serious" || v.impact === "critical") {
+      run.fail("axe", where, `${v.impact} ${v.id}: ${v.help} — ${v.count} node(s): ${JSON.stringify(v.nodes)}`);
+    }
+  }
+  await page.close();
+  return result.map((v) => `${v.impact}: ${v.id} (${v.count})`);
 }
 
 async function checkScreenshots(browser, run, skillUrl, opts) {
