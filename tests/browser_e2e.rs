@@ -32,13 +32,16 @@ struct Site {
     path: PathBuf,
     port: u16,
     mount: String,
+    /// Holds the port until the script is about to bind it, so no other test takes it meanwhile.
+    reserved: Option<std::net::TcpListener>,
 }
 
 impl Site {
     fn build(root: &Path, mount: &str) -> Site {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("site");
-        let port = free_port();
+        let reserved = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = reserved.local_addr().unwrap().port();
         let options = BuildOptions {
             root: root.to_path_buf(),
             out: Some(path.clone()),
@@ -47,13 +50,8 @@ impl Site {
             offline: true,
         };
         build(&options).expect("build succeeds");
-        Site { _dir: dir, path, port, mount: mount.to_string() }
+        Site { _dir: dir, path, port, mount: mount.to_string(), reserved: Some(reserved) }
     }
-}
-
-/// A port nobody listens on now; the script binds it a moment later.
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
 fn browser_dir() -> PathBuf {
@@ -136,9 +134,10 @@ fn check(tools: &Tools, site: &Path, args: &[&str]) -> (i32, serde_json::Value) 
 }
 
 /// Every check, over a whole site; fails with the script's report.
-fn check_everything(tools: &Tools, site: &Site, label: &str) -> serde_json::Value {
+fn check_everything(tools: &Tools, site: &mut Site, label: &str) -> serde_json::Value {
     let screenshots = support::project_root().join("target/screenshots");
     let port = site.port.to_string();
+    site.reserved = None;
     let (code, report) = check(
         tools,
         &site.path,
@@ -152,8 +151,8 @@ fn check_everything(tools: &Tools, site: &Site, label: &str) -> serde_json::Valu
 #[test]
 fn the_embedded_catalog_passes_every_browser_check() {
     let Some(tools) = tools() else { return };
-    let site = embedded_site();
-    let report = check_everything(&tools, &site, "embedded");
+    let mut site = embedded_site();
+    let report = check_everything(&tools, &mut site, "embedded");
     assert!(report["checks"]["pages"]["pages"].as_u64().unwrap() > 20, "{report:#}");
     for check in ["pages", "search", "copy", "keyboard", "axe", "screenshots"] {
         assert_eq!(report["checks"][check]["ok"], true, "{check} did not run: {report:#}");
@@ -163,8 +162,8 @@ fn the_embedded_catalog_passes_every_browser_check() {
 #[test]
 fn no_payload_of_the_hostile_catalog_runs_in_a_browser() {
     let Some(tools) = tools() else { return };
-    let site = hostile_site();
-    let report = check_everything(&tools, &site, "hostile");
+    let mut site = hostile_site();
+    let report = check_everything(&tools, &mut site, "hostile");
     assert_eq!(report["checks"]["pages"]["ok"], true, "{report:#}");
 }
 
