@@ -168,8 +168,11 @@ pub fn discover_source(repo: RepoId, root: &Path) -> (DiscoveredSource, Vec<Diag
         skill.files.sort_by(|a, b| a.path.cmp(&b.path));
     }
 
-    let license_file =
-        LICENSE_FILE_NAMES.iter().map(|name| (name.to_string(), root.join(name))).find(|(_, p)| p.is_file());
+    // A licence that is a link is not read, as in skill folders: it may point out of the source.
+    let license_file = LICENSE_FILE_NAMES
+        .iter()
+        .map(|name| (name.to_string(), root.join(name)))
+        .find(|(_, p)| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_file()));
     let source =
         DiscoveredSource { repo, root: root.to_path_buf(), skills: skills.into_values().collect(), license_file };
     (source, diagnostics)
@@ -253,9 +256,11 @@ mod tests {
         fs::create_dir_all(root.join("linked")).unwrap();
         std::os::unix::fs::symlink(outside.path().join("evil"), root.join("evil-dir")).unwrap();
         std::os::unix::fs::symlink(outside.path().join("secret"), root.join("linked/SKILL.md")).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret"), root.join("LICENSE")).unwrap();
 
         let (source, diags) = discover_source(repo(), root);
         assert!(source.skills.is_empty(), "{:?}", source.skills);
+        assert_eq!(source.license_file, None, "a licence linked from outside is read");
         assert_eq!(diags.len(), 1);
         assert!(diags[0].message.contains("outside the source folder"));
     }
