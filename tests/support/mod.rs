@@ -1,7 +1,9 @@
 //! Test helpers: builds into temp folders, a static file server on 127.0.0.1, headless
-//! Chromium, and a check that HTML cannot run script.
+//! Chromium, a check that HTML cannot run script, and the generated hostile catalog.
 
 #![allow(dead_code)]
+
+pub mod hostile;
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
