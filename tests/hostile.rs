@@ -22,8 +22,14 @@ const BASE_URL: &str = "https://example.github.io/sub/path/";
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Entry {
     Dir,
-    File { hash: [u8; 32] },
-    Link { target: PathBuf },
+    File {
+        hash: [u8; 32],
+    },
+    Link {
+        target: PathBuf,
+    },
+    /// A named pipe: never opened, since reading one blocks.
+    Pipe,
 }
 
 /// Every path below `root` (links not followed) except those below `skip`.
@@ -38,8 +44,10 @@ fn tree(root: &Path, skip: Option<&Path>) -> BTreeMap<PathBuf, Entry> {
                 Entry::Link { target: std::fs::read_link(e.path()).unwrap() }
             } else if e.file_type().is_dir() {
                 Entry::Dir
-            } else {
+            } else if e.file_type().is_file() {
                 Entry::File { hash: *blake3::hash(&std::fs::read(e.path()).unwrap()).as_bytes() }
+            } else {
+                Entry::Pipe
             };
             (e.path().to_path_buf(), entry)
         })
@@ -436,4 +444,9 @@ fn every_skill_has_its_own_url_and_every_output_path_is_safe_on_any_file_system(
         }
     }
     assert!(failures.is_empty(), "{} problems:\n{}", failures.len(), failures.join("\n"));
+
+    // No file was written twice (one page over another that shares its path): the site holds
+    // as many files as the build wrote, its marker file aside.
+    let marker = built.files.contains_key(catalog::write::MARKER_FILE) as usize;
+    assert_eq!(built.files.len() - marker, built.report.files, "some paths were written more than once");
 }

@@ -343,6 +343,13 @@ fn limit_skills(src: &Path, outside: &Path, skills: &mut Vec<HostileSkill>) {
         "# \u{202e}T\u{0}\n\ntext \u{1}\u{8}\n",
     );
 
+    // Named pipes: reading one blocks until something writes to it.
+    let dir = add("pipe-beside-skill-md", "a named pipe beside SKILL.md", Expect::Page);
+    write_skill(&dir, "pipe-beside-skill-md", "A pipe beside it.", &[], "# Pipe\n\nSee notes.md.\n");
+    mkfifo(&dir.join("notes.md"));
+    let dir = add("pipe-skill-md", "SKILL.md is a named pipe", Expect::LeftOut { lines: None });
+    mkfifo(&dir.join("SKILL.md"));
+
     // YAML that makes parsers expand or recurse without end.
     let dir = add("yaml-billion-laughs", "a YAML alias bomb", Expect::LeftOut { lines: Some((2, 12)) });
     let mut yaml = String::from(
@@ -440,9 +447,12 @@ fn limit_skills(src: &Path, outside: &Path, skills: &mut Vec<HostileSkill>) {
         ("name-windows", "CON<>:\"|?*. "),
     ] {
         let dir = add(folder, "a frontmatter name that clashes or is not a file name", Expect::Page);
-        // Every one also has the tag CON, so a tag page named after a device exists.
-        let tags = serde_json::to_string(&[name, "CON"]).unwrap();
-        write_skill(&dir, name, "A hostile name.", &[("tags", tags)], "# Name\n\ntext\n");
+        // Every one also has the tags CON and con: tag pages named after a device, and two tags
+        // that differ only in case, each on enough skills to get a page.
+        let tags = serde_json::to_string(&[name, "CON", "con"]).unwrap();
+        // Categories that differ only in case, two skills each.
+        let category = json(if folder.ends_with('r') { "Hostile-Category" } else { "hostile-category" });
+        write_skill(&dir, name, "A hostile name.", &[("tags", tags), ("category", category)], "# Name\n\ntext\n");
     }
     let dir = add("both-skill-files", "SKILL.md and skill.md side by side", Expect::Page);
     write_skill(&dir, "both-skill-files", "Two skill files.", &[], "# Upper\n");
@@ -519,4 +529,9 @@ fn write(path: &Path, bytes: &[u8]) {
 
 fn symlink(target: &Path, link: &Path) {
     std::os::unix::fs::symlink(target, link).unwrap_or_else(|e| panic!("{}: {e}", link.display()));
+}
+
+fn mkfifo(path: &Path) {
+    let made = std::process::Command::new("mkfifo").arg(path).status().expect("mkfifo runs");
+    assert!(made.success(), "mkfifo {}", path.display());
 }
