@@ -1,12 +1,13 @@
 //! The guarantees the build keeps on hostile input, checked on a generated catalog (see
 //! `support::hostile`): it finishes, says what it left out and why, writes only into its out
 //! folder, publishes nothing that runs script, gives every skill a distinct URL that any file
-//! system can hold, and builds the same bytes twice.
+//! system can hold, builds the same bytes twice, and a killed build leaves the previous site.
 
 mod support;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use std::process::{Child, Command};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
@@ -451,4 +452,132 @@ fn every_skill_has_its_own_url_and_every_output_path_is_safe_on_any_file_system(
     // as many files as the build wrote, its marker file aside.
     let marker = built.files.contains_key(catalog::write::MARKER_FILE) as usize;
     assert_eq!(built.files.len() - marker, built.report.files, "some paths were written more than once");
+}
+
+/// Runs the binary's build of `root` into `out`.
+fn spawn_build(root: &Path, out: &Path) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_catalog"))
+        .args(["-q", "build", "--offline", "--root"])
+        .arg(root)
+        .arg("--out")
+        .arg(out)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the binary starts")
+}
+
+fn wait_guarded(child: &mut Child) -> std::process::ExitStatus {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if started.elapsed() > WATCHDOG {
+            let _ = child.kill();
+            panic!("the build has not finished after {WATCHDOG:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// A site as path -> content hash, or `None` when the folder is missing.
+fn snapshot(site: &Path) -> Option<BTreeMap<String, [u8; 32]>> {
+    site.is_dir().then(|| site_files(site).into_iter().map(|(p, b)| (p, *blake3::hash(&b).as_bytes())).collect())
+}
+
+#[test]
+fn a_killed_build_leaves_the_previous_site_whole() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("catalog");
+    std::fs::create_dir_all(&root).unwrap();
+    let catalog = hostile::generate(&root, &tmp.path().join("canary"));
+    let out = tmp.path().join("site");
+    // Two versions of the catalog, told apart by one skill: A has it, B has it changed and one
+    // skill more.
+    let changed = root.join("payloads/raw-html-blocks/SKILL.md");
+    let added = root.join("payloads/added-later");
+    let version_a = std::fs::read(&changed).unwrap();
+    let mut version_b = version_a.clone();
+    version_b.extend_from_slice(b"\n## Added later\n\nA second version of this skill.\n");
+    let set_version = |b: bool| {
+        std::fs::write(&changed, if b { &version_b } else { &version_a }).unwrap();
+        if b {
+            std::fs::create_dir_all(&added).unwrap();
+            std::fs::write(added.join("SKILL.md"), "---\nname: added-later\ndescription: New in B.\n---\n# B\n")
+                .unwrap();
+        } else if added.exists() {
+            std::fs::remove_dir_all(&added).unwrap();
+        }
+    };
+    let full_build = |b: bool| {
+        set_version(b);
+        let started = Instant::now();
+        let status = wait_guarded(&mut spawn_build(&root, &out));
+        assert!(status.success(), "build of version {} failed: {status}", if b { "B" } else { "A" });
+        (snapshot(&out).expect("the site exists"), started.elapsed())
+    };
+    let (site_b, _) = full_build(true);
+    // Once there is a site, a watcher looks at the out folder as often as it can: a moment at
+    // which it is missing is a moment at which a kill would leave no site. It starts before the
+    // build that is timed, so kill moments are measured under the same load.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let watcher = {
+        let (stop, out) = (stop.clone(), out.clone());
+        std::thread::spawn(move || {
+            let mut missing = 0usize;
+            while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                if std::fs::metadata(&out).is_err() {
+                    missing += 1;
+                }
+            }
+            missing
+        })
+    };
+    let (site_a, duration) = full_build(false);
+    assert_ne!(site_a, site_b, "the two versions build the same site");
+    eprintln!("one full build of the hostile catalog with the binary: {duration:?} ({} skills)", catalog.skills.len());
+
+    let runs = 20;
+    let mut outcomes = Vec::new();
+    for run in 0..runs {
+        // Build whichever version the site is not, so every run can replace it.
+        let current = snapshot(&out).expect("the site exists before the run");
+        let to_b = current == site_a;
+        assert!(to_b || current == site_b, "run {run}: the site is neither version before the run");
+        set_version(to_b);
+        let (from, to) = if to_b { (&site_a, &site_b) } else { (&site_b, &site_a) };
+        // Kill moments spread over the whole build and past its usual end: build times vary.
+        let delay = duration.mul_f64(0.05 + 1.45 * run as f64 / (runs - 1) as f64);
+        let mut child = spawn_build(&root, &out);
+        std::thread::sleep(delay);
+        let finished = child.try_wait().unwrap().is_some();
+        let _ = child.kill();
+        let _ = wait_guarded(&mut child);
+        let after = snapshot(&out);
+        let outcome = match &after {
+            None => "missing",
+            Some(site) if site == from => "previous",
+            Some(site) if site == to => "new",
+            Some(_) => "mixed",
+        };
+        outcomes.push(format!(
+            "run {run}: killed after {delay:?}{}: {outcome}",
+            if finished { " (had finished)" } else { "" }
+        ));
+        if outcome != "previous" && outcome != "new" {
+            stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            panic!(
+                "run {run}, killed after {delay:?}: the out folder is {outcome}, neither the previous site nor the new one\n{}",
+                outcomes.join("\n")
+            );
+        }
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let missing = watcher.join().unwrap();
+    eprintln!("{}", outcomes.join("\n"));
+    assert_eq!(
+        missing, 0,
+        "the out folder was missing at {missing} looks during {runs} builds: a kill then leaves no site"
+    );
 }
