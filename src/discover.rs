@@ -120,6 +120,17 @@ pub fn discover_source(repo: RepoId, root: &Path) -> (DiscoveredSource, Vec<Diag
             diagnostics.push(Diagnostic::warning(entry.path(), None, "file name is not valid UTF-8; skipped"));
             continue;
         };
+        // A named pipe or device blocks or never ends when read: only files and links are listed.
+        if !entry.file_type().is_file() && !entry.path_is_symlink() {
+            let is_skill_file = SKILL_FILE_NAMES.iter().any(|name| rel.rsplit('/').next() == Some(*name));
+            let message = "is not a regular file (a pipe, socket or device); skipped";
+            diagnostics.push(if is_skill_file {
+                Diagnostic::error(entry.path(), None, format!("{message}, and the skill with it"))
+            } else {
+                Diagnostic::warning(entry.path(), None, message)
+            });
+            continue;
+        }
         let (dir, name) = match rel.rsplit_once('/') {
             Some((dir, name)) => (dir.to_string(), name.to_string()),
             None => (String::new(), rel.clone()),
@@ -174,8 +185,11 @@ pub fn discover_source(repo: RepoId, root: &Path) -> (DiscoveredSource, Vec<Diag
         skill.files.sort_by(|a, b| a.path.cmp(&b.path));
     }
 
-    let license_file =
-        LICENSE_FILE_NAMES.iter().map(|name| (name.to_string(), root.join(name))).find(|(_, p)| p.is_file());
+    // A licence that is a link is not read, as in skill folders: it may point out of the source.
+    let license_file = LICENSE_FILE_NAMES
+        .iter()
+        .map(|name| (name.to_string(), root.join(name)))
+        .find(|(_, p)| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_file()));
     let source =
         DiscoveredSource { repo, root: root.to_path_buf(), skills: skills.into_values().collect(), license_file };
     (source, diagnostics)
@@ -264,11 +278,34 @@ mod tests {
         fs::create_dir_all(root.join("linked")).unwrap();
         std::os::unix::fs::symlink(outside.path().join("evil"), root.join("evil-dir")).unwrap();
         std::os::unix::fs::symlink(outside.path().join("secret"), root.join("linked/SKILL.md")).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("secret"), root.join("LICENSE")).unwrap();
 
         let (source, diags) = discover_source(repo(), root);
         assert!(source.skills.is_empty(), "{:?}", source.skills);
+        assert_eq!(source.license_file, None, "a licence linked from outside is read");
         assert_eq!(diags.len(), 1);
         assert!(diags[0].message.contains("outside the source folder"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn lists_no_pipes() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        fs::create_dir_all(root.join("a")).unwrap();
+        fs::create_dir_all(root.join("b")).unwrap();
+        fs::write(root.join("a/SKILL.md"), "---\nname: a\n---\n").unwrap();
+        for pipe in ["a/notes.md", "b/SKILL.md"] {
+            let made = std::process::Command::new("mkfifo").arg(root.join(pipe)).status().unwrap();
+            assert!(made.success());
+        }
+        let (source, diags) = discover_source(repo(), root);
+        let dirs: Vec<&str> = source.skills.iter().map(|s| s.rel_dir.as_str()).collect();
+        assert_eq!(dirs, ["a"]);
+        let files: Vec<&str> = source.skills[0].files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(files, ["SKILL.md"]);
+        assert_eq!(diags.len(), 2, "{diags:?}");
+        assert!(diags.iter().any(|d| d.level == crate::diag::Level::Error && d.file.ends_with("b/SKILL.md")));
     }
 
     #[test]

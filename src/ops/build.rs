@@ -440,7 +440,7 @@ fn read_skill(
     suppressions: &[crate::scan::suppress::Suppression],
 ) -> Loaded {
     let path = dir.skill_file_path();
-    let bytes = std::fs::read(&path).map_err(|e| Diagnostic::error(&path, None, format!("cannot be read: {e}")))?;
+    let bytes = read_skill_md(&path)?;
     let parsed = parse::parse_skill(&path, &bytes)?;
     let folder_name = dir.folder_name(&source.repo).to_string();
     let skill_license = discover::skill_license_file(dir).and_then(|f| {
@@ -493,6 +493,26 @@ fn read_skill(
     })
 }
 
+/// Reads a SKILL.md, never more of it than the parser accepts: a larger one is left out by its
+/// size, not read into memory first.
+fn read_skill_md(path: &Path) -> std::result::Result<Vec<u8>, Diagnostic> {
+    use std::io::Read;
+    let cannot = |e: std::io::Error| Diagnostic::error(path, None, format!("cannot be read: {e}"));
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let size = file.metadata().map_err(cannot)?.len();
+    let limit = parse::MAX_SKILL_MD_BYTES as u64;
+    if size > limit {
+        return Err(parse::too_large(path, size));
+    }
+    // The file may have grown since its size was read.
+    let mut bytes = Vec::with_capacity(size as usize);
+    file.take(limit + 1).read_to_end(&mut bytes).map_err(cannot)?;
+    if bytes.len() as u64 > limit {
+        return Err(parse::too_large(path, bytes.len() as u64));
+    }
+    Ok(bytes)
+}
+
 /// Licence files are small; a large or unreadable one is treated as absent.
 fn read_text(path: &Path) -> Option<String> {
     const MAX_LICENSE_BYTES: u64 = 256 * 1024;
@@ -501,4 +521,23 @@ fn read_text(path: &Path) -> Option<String> {
         return None;
     }
     std::fs::read(path).ok().map(|bytes| parse::decode(&bytes).0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_huge_skill_md_is_left_out_by_its_size_without_being_read() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("SKILL.md");
+        // Sparse: a terabyte that takes no disk, and would take hours and all memory to read.
+        std::fs::File::create(&path).unwrap().set_len(1 << 40).unwrap();
+        let started = Instant::now();
+        let err = read_skill_md(&path).unwrap_err();
+        assert!(started.elapsed() < Duration::from_secs(5));
+        assert!(err.message.starts_with(&format!("is {} bytes, over the limit", 1u64 << 40)), "{}", err.message);
+        std::fs::write(&path, "---\nname: a\n---\n").unwrap();
+        assert_eq!(read_skill_md(&path).unwrap(), b"---\nname: a\n---\n");
+    }
 }

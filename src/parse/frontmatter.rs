@@ -16,6 +16,10 @@ pub const MAX_FRONTMATTER_BYTES: usize = 64 * 1024;
 const MAX_NESTING: usize = 64;
 /// More aliases than this is refused: expanding them is how YAML "billion laughs" bombs work.
 const MAX_ALIASES: usize = 64;
+/// More nodes than this, counting each alias as the nodes it stands for, is refused: the YAML
+/// loader copies an anchor's nodes for every alias, so a few aliases that each repeat the one
+/// before grow exponentially. Real frontmatter has tens of nodes.
+const MAX_EXPANDED_NODES: usize = 100_000;
 
 /// The spec's fields, typed; every other key kept in `extra`.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -103,10 +107,13 @@ pub struct ReadFrontmatter {
 pub fn read(yaml: &str, yaml_line: usize) -> Result<ReadFrontmatter, FrontmatterError> {
     guard(yaml, yaml_line)?;
     let mut notes = Vec::new();
+    guard_events(yaml, yaml_line)?;
     let pod = match YAML::parse(yaml) {
         Ok(pod) => pod,
         Err(strict_err) => {
             let (lenient, quoted_lines) = quote_unquoted_colons(yaml);
+            // The strict parse may have stopped before what the lenient text lets it reach.
+            guard_events(&lenient, yaml_line)?;
             match (quoted_lines.is_empty(), YAML::parse(&lenient)) {
                 (false, Ok(pod)) => {
                     for line in quoted_lines {
@@ -265,6 +272,58 @@ fn guard(yaml: &str, yaml_line: usize) -> Result<(), FrontmatterError> {
     Ok(())
 }
 
+/// Walks the YAML's events and refuses what loading it would blow up: nesting deeper than
+/// [`MAX_NESTING`] (loading and converting recurse) and aliases that expand past
+/// [`MAX_EXPANDED_NODES`]. The event parser is a state machine, so no input makes it recurse.
+/// Syntax errors are left to the loader, which reports them with their line.
+fn guard_events(yaml: &str, yaml_line: usize) -> Result<(), FrontmatterError> {
+    use yaml_rust2::parser::{Event, Parser};
+    let mut parser = Parser::new_from_str(yaml);
+    let mut nodes = 0usize;
+    // Anchor id -> the nodes its value holds, aliases expanded.
+    let mut anchored: std::collections::HashMap<usize, usize> = Default::default();
+    // Open sequences and maps: (anchor id, nodes counted before them).
+    let mut open: Vec<(usize, usize)> = Vec::new();
+    loop {
+        let Ok((event, mark)) = parser.next_token() else { return Ok(()) };
+        let line = Some(yaml_line + mark.line().saturating_sub(1));
+        match event {
+            Event::StreamEnd => return Ok(()),
+            Event::Scalar(_, _, anchor, _) => {
+                nodes += 1;
+                if anchor > 0 {
+                    anchored.insert(anchor, 1);
+                }
+            }
+            Event::Alias(id) => nodes = nodes.saturating_add(anchored.get(&id).copied().unwrap_or(1)),
+            Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
+                open.push((anchor, nodes));
+                nodes += 1;
+                if open.len() > MAX_NESTING {
+                    return Err(FrontmatterError {
+                        line,
+                        message: format!("frontmatter nests deeper than {MAX_NESTING} levels"),
+                    });
+                }
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                if let Some((anchor, start)) = open.pop()
+                    && anchor > 0
+                {
+                    anchored.insert(anchor, nodes - start);
+                }
+            }
+            _ => {}
+        }
+        if nodes > MAX_EXPANDED_NODES {
+            return Err(FrontmatterError {
+                line,
+                message: format!("frontmatter's aliases expand to more than {MAX_EXPANDED_NODES} values"),
+            });
+        }
+    }
+}
+
 /// The spec's lenient fallback: a top-level `key: value` whose value holds `: ` and is not
 /// quoted gets its value wrapped in double quotes. Returns the new text and the 0-based lines
 /// changed.
@@ -412,6 +471,39 @@ mod tests {
         assert!(read(&bomb, 2).unwrap_err().message.contains("aliases"));
         let deep = format!("a: {}{}\n", "[".repeat(100), "]".repeat(100));
         assert!(read(&deep, 2).unwrap_err().message.contains("nests deeper"));
+    }
+
+    #[test]
+    fn refuses_aliases_that_double_under_the_alias_count() {
+        // 60 aliases, each level twice the one before: 2^30 values once loaded.
+        let mut bomb = String::from("name: x\na0: &a0 [x, x]\n");
+        for i in 1..31 {
+            bomb.push_str(&format!("a{i}: &a{i} [*a{}, *a{}]\n", i - 1, i - 1));
+        }
+        let err = read(&bomb, 2).unwrap_err();
+        assert!(err.message.contains("expand"), "{}", err.message);
+        // The line is one of the anchors' (SKILL.md lines 3 to 33).
+        assert!(err.line.is_some_and(|line| (3..=33).contains(&line)), "{:?}", err.line);
+        // A few aliases are fine.
+        let fine = read("name: x\nbase: &b {k: v}\none: *b\ntwo: *b\n", 2).unwrap();
+        assert_eq!(fine.frontmatter.extra["two"], fine.frontmatter.extra["one"]);
+    }
+
+    #[test]
+    fn refuses_block_sequences_nested_on_one_line() {
+        let deep = format!("name: x\nx:\n{}x\n", "- ".repeat(10_000));
+        let err = read(&deep, 2).unwrap_err();
+        assert!(err.message.contains("nests deeper"), "{}", err.message);
+        assert_eq!(err.line, Some(4));
+    }
+
+    #[test]
+    fn a_syntax_error_before_a_bomb_does_not_let_the_lenient_pass_load_it() {
+        let mut bomb = String::from("description: a: b\na0: &a0 [x, x]\n");
+        for i in 1..31 {
+            bomb.push_str(&format!("a{i}: &a{i} [*a{}, *a{}]\n", i - 1, i - 1));
+        }
+        assert!(read(&bomb, 2).unwrap_err().message.contains("expand"));
     }
 
     #[test]

@@ -37,11 +37,7 @@ impl ParsedSkill {
 /// Parses a SKILL.md. `path` only names the file in diagnostics.
 pub fn parse_skill(path: &Path, bytes: &[u8]) -> Result<ParsedSkill, Diagnostic> {
     if bytes.len() > MAX_SKILL_MD_BYTES {
-        return Err(Diagnostic::error(
-            path,
-            None,
-            format!("is {} bytes, over the limit of {MAX_SKILL_MD_BYTES}; the skill is left out", bytes.len()),
-        ));
+        return Err(too_large(path, bytes.len() as u64));
     }
     let mut diagnostics = Vec::new();
     let (text, lossy) = decode(bytes);
@@ -63,6 +59,15 @@ pub fn parse_skill(path: &Path, bytes: &[u8]) -> Result<ParsedSkill, Diagnostic>
     let body_line = split.body_line;
     let outline = markdown::outline(&text[body_start..], body_line);
     Ok(ParsedSkill { frontmatter: read.frontmatter, text, body_start, body_line, outline, diagnostics })
+}
+
+/// The diagnostic for a SKILL.md of `size` bytes, over [`MAX_SKILL_MD_BYTES`].
+pub fn too_large(path: &Path, size: u64) -> Diagnostic {
+    Diagnostic::error(
+        path,
+        None,
+        format!("is {size} bytes, over the limit of {MAX_SKILL_MD_BYTES}; the skill is left out"),
+    )
 }
 
 /// Decodes UTF-8 (with or without BOM) and UTF-16 with a BOM; anything else is read lossily.

@@ -10,14 +10,42 @@ pub struct LinkBase<'a> {
     pub blob_dir: &'a str,
 }
 
+/// Quotes, lists and emphasis nested deeper than this are flattened: their text is kept, their
+/// markup dropped. Markdown can nest without end (`>>>>…`, `- - - …` on one line), and the
+/// minifier, like every tree walker after it, recurses once per element.
+pub const MAX_NESTING: usize = 32;
+
 pub fn render(markdown: &str, links: &LinkBase) -> String {
     let mut html = String::with_capacity(markdown.len() * 3 / 2);
     let mut used_ids: Vec<String> = Vec::new();
     let mut inert_links = 0usize;
     let mut heading_text: Option<String> = None;
+    // For each open container: whether its markup was dropped.
+    let mut containers: Vec<bool> = Vec::new();
 
     let events = Parser::new_ext(markdown, crate::parse::markdown::options()).flat_map(|event| {
         let out: Vec<Event> = match event {
+            Event::Start(
+                Tag::BlockQuote(_) | Tag::List(_) | Tag::Item | Tag::Emphasis | Tag::Strong | Tag::Strikethrough,
+            ) => {
+                let drop = containers.len() >= MAX_NESTING;
+                containers.push(drop);
+                if drop { vec![Event::Text(CowStr::Borrowed(" "))] } else { vec![event] }
+            }
+            Event::End(
+                TagEnd::BlockQuote(_)
+                | TagEnd::List(_)
+                | TagEnd::Item
+                | TagEnd::Emphasis
+                | TagEnd::Strong
+                | TagEnd::Strikethrough,
+            ) => {
+                if containers.pop().unwrap_or(false) {
+                    vec![]
+                } else {
+                    vec![event]
+                }
+            }
             Event::Html(raw) | Event::InlineHtml(raw) => vec![Event::Text(raw)],
             Event::Start(Tag::Heading { level, id: _, classes: _, attrs: _ }) => {
                 vec![Event::Start(Tag::Heading { level: shift(level), id: None, classes: vec![], attrs: vec![] })]
@@ -176,6 +204,31 @@ mod tests {
         assert!(hrefs.iter().all(|h| h.starts_with("https://")), "{html}");
         assert!(html.contains("<a href=\"https://github.com/o/r/blob/HEAD/s/pic.png\">Image: img</a>"), "{html}");
         assert!(!html.contains("<img"), "{html}");
+    }
+
+    #[test]
+    fn flattens_nesting_past_the_limit_and_keeps_the_text() {
+        for markdown in [
+            format!("{} deep\n", ">".repeat(10_000)),
+            format!("{}deep\n", "- ".repeat(10_000)),
+            format!("{}deep{}\n", "*a ".repeat(5_000), " b*".repeat(5_000)),
+        ] {
+            let html = render(&markdown, &BASE);
+            let containers = ["blockquote", "ul", "ol", "li", "em", "strong", "del"];
+            let (mut depth, mut deepest) = (0usize, 0usize);
+            for tag in html.split('<').skip(1) {
+                let name = tag.split(['>', ' ']).next().unwrap_or("");
+                if containers.contains(&name) {
+                    depth += 1;
+                    deepest = deepest.max(depth);
+                } else if name.strip_prefix('/').is_some_and(|n| containers.contains(&n)) {
+                    depth -= 1;
+                }
+            }
+            assert_eq!(depth, 0, "unbalanced markup");
+            assert!(deepest <= MAX_NESTING, "nesting {deepest}");
+            assert!(html.contains("deep"), "text lost");
+        }
     }
 
     #[test]

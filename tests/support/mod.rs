@@ -1,6 +1,9 @@
-//! Test helpers: a static file server on 127.0.0.1 and headless Chromium.
+//! Test helpers: builds into temp folders, a static file server on 127.0.0.1, headless
+//! Chromium, a check that HTML cannot run script, and the generated hostile catalog.
 
 #![allow(dead_code)]
+
+pub mod hostile;
 
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
@@ -160,4 +163,98 @@ pub fn copy_tree(from: &Path, to: &Path) {
             std::fs::copy(entry.path(), &target).unwrap();
         }
     }
+}
+
+/// Attributes whose value a browser loads or navigates to.
+const URL_ATTRIBUTES: &[&str] = &[
+    "href",
+    "src",
+    "action",
+    "formaction",
+    "xlink:href",
+    "data",
+    "poster",
+    "background",
+    "cite",
+    "codebase",
+    "ping",
+    "srcset",
+    "lowsrc",
+    "dynsrc",
+    "manifest",
+    "archive",
+];
+
+/// Parses a page as a browser would (HTML5 tree building, scripting on) and lists everything in
+/// it that could run script or load another document: script elements other than the site's
+/// own script files and JSON-LD data, event-handler attributes, `javascript:`, `vbscript:` and
+/// `data:` URLs (however spelled) in URL attributes, `srcdoc`, `<base>`, `<meta
+/// http-equiv=refresh>`, embedding elements, inline SVG and MathML, and styles with script URLs.
+///
+/// `base_url` is the site's address: pages served from any depth (404.html) load the site's
+/// script by absolute URL under it.
+pub fn script_problems(html: &str, base_url: Option<&str>) -> Vec<String> {
+    let doc = scraper::Html::parse_document(html);
+    let mut problems = Vec::new();
+    let own_script = |src: &str| {
+        let path = match base_url.and_then(|base| src.strip_prefix(base)) {
+            Some(rest) => rest,
+            None if src.contains(':') || src.starts_with("//") || src.starts_with('/') => return false,
+            None => src,
+        };
+        let path = path.trim_start_matches("../");
+        path.starts_with("static/") && path.ends_with(".js") && !path.contains(['?', '#', '\\']) && !path.contains("..")
+    };
+    for element in doc.root_element().descendants().filter_map(scraper::ElementRef::wrap) {
+        let el = element.value();
+        let name = el.name().to_ascii_lowercase();
+        match name.as_str() {
+            "script" => {
+                let json_ld = el.attr("type") == Some("application/ld+json") && el.attr("src").is_none();
+                if !json_ld && !el.attr("src").is_some_and(own_script) {
+                    problems.push(format!("script element: {}", element.html()));
+                }
+                if json_ld {
+                    let text: String = element.text().collect();
+                    if let Err(e) = serde_json::from_str::<serde_json::Value>(&text) {
+                        problems.push(format!("JSON-LD that is not JSON ({e}): {text}"));
+                    }
+                }
+            }
+            "iframe" | "frame" | "frameset" | "object" | "embed" | "applet" | "portal" | "base" | "svg" | "math" => {
+                problems.push(format!("{name} element: {}", element.html()))
+            }
+            "meta" if el.attr("http-equiv").is_some_and(|v| v.trim().eq_ignore_ascii_case("refresh")) => {
+                problems.push(format!("meta refresh: {}", element.html()))
+            }
+            "style" => {
+                let css: String = element.text().collect::<String>().to_ascii_lowercase();
+                if css.contains("javascript:") || css.contains("expression(") || css.contains("@import") {
+                    problems.push(format!("style element: {}", element.html()));
+                }
+            }
+            _ => {}
+        }
+        for (attr, value) in el.attrs() {
+            let attr = attr.to_ascii_lowercase();
+            if attr.starts_with("on") {
+                problems.push(format!("event handler {attr}={value:?} on <{name}>"));
+            }
+            if attr == "srcdoc" {
+                problems.push(format!("srcdoc on <{name}>"));
+            }
+            let is_url = URL_ATTRIBUTES.contains(&attr.as_str()) || attr.ends_with(":href");
+            // Browsers drop white space and control characters inside a scheme.
+            let compact: String = value.chars().filter(|c| !c.is_whitespace() && !c.is_control()).collect();
+            let compact = compact.to_ascii_lowercase();
+            let urls: Vec<&str> = if attr == "srcset" { compact.split(',').collect() } else { vec![&compact] };
+            if is_url && urls.iter().any(|u| ["javascript:", "vbscript:", "data:"].iter().any(|s| u.starts_with(s))) {
+                problems.push(format!("{attr}={value:?} on <{name}>"));
+            }
+            if attr == "style" && (compact.contains("javascript:") || compact.contains("expression(")) {
+                problems.push(format!("style={value:?} on <{name}>"));
+            }
+        }
+    }
+    problems
 }
