@@ -107,12 +107,22 @@ pub fn load(out: &Path) -> Option<BuildRecord> {
 
 /// Saves the record; a cache that cannot be written only costs the next build time.
 pub fn save(record: &BuildRecord) {
-    let path = record_path(&record.out);
+    if let Ok(json) = serde_json::to_vec(record) {
+        write_whole(&record_path(&record.out), &json);
+    }
+}
+
+/// Writes `bytes` to a file of its own and renames it over `path`, so that readers, and other
+/// builds writing at the same time, only ever see a whole file.
+fn write_whole(path: &Path, bytes: &[u8]) {
+    static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let Some(dir) = path.parent() else { return };
-    let temp = path.with_extension("tmp");
-    let Ok(json) = serde_json::to_vec(record) else { return };
-    if std::fs::create_dir_all(dir).is_ok() && std::fs::write(&temp, json).is_ok() {
-        let _ = std::fs::rename(&temp, &path);
+    let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let temp = path.with_extension(format!("tmp-{}-{n}", std::process::id()));
+    if std::fs::create_dir_all(dir).is_ok() && std::fs::write(&temp, bytes).is_ok() {
+        if std::fs::rename(&temp, path).is_err() {
+            let _ = std::fs::remove_file(&temp);
+        }
     }
 }
 
@@ -161,12 +171,8 @@ impl<T: Serialize + serde::de::DeserializeOwned> SkillPack<T> {
     /// Replaces the pack of `repo` with `entries`; a cache that cannot be written only costs the
     /// next build time.
     pub fn save(root: &Path, repo: &str, entries: &[(String, T)]) {
-        let path = Self::path(root, repo);
-        let temp = path.with_extension("tmp");
-        let Some(dir) = path.parent() else { return };
-        let Ok(json) = serde_json::to_vec(entries) else { return };
-        if std::fs::create_dir_all(dir).is_ok() && std::fs::write(&temp, json).is_ok() {
-            let _ = std::fs::rename(&temp, &path);
+        if let Ok(json) = serde_json::to_vec(entries) {
+            write_whole(&Self::path(root, repo), &json);
         }
     }
 }
