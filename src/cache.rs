@@ -119,10 +119,11 @@ fn write_whole(path: &Path, bytes: &[u8]) {
     let Some(dir) = path.parent() else { return };
     let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let temp = path.with_extension(format!("tmp-{}-{n}", std::process::id()));
-    if std::fs::create_dir_all(dir).is_ok() && std::fs::write(&temp, bytes).is_ok() {
-        if std::fs::rename(&temp, path).is_err() {
-            let _ = std::fs::remove_file(&temp);
-        }
+    if std::fs::create_dir_all(dir).is_ok()
+        && std::fs::write(&temp, bytes).is_ok()
+        && std::fs::rename(&temp, path).is_err()
+    {
+        let _ = std::fs::remove_file(&temp);
     }
 }
 
