@@ -142,9 +142,10 @@ struct BuildArgs {
     /// Exit with an error when there is any diagnostic.
     #[arg(long)]
     strict: bool,
-    /// Write HTML as rendered, without minifying it.
+    /// Minify HTML (minify-html). Off by default: it saves about 6% of the bytes (less once a
+    /// host compresses pages) and roughly halves rendering speed.
     #[arg(long)]
-    no_minify: bool,
+    minify: bool,
     /// Never use the network: read git sources from the cache (.catalog/sources/) as last fetched.
     #[arg(long)]
     offline: bool,
@@ -267,7 +268,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 root: args.root.clone(),
                 out: args.out.clone(),
                 base_url: args.base_url.clone(),
-                minify: !args.no_minify,
+                minify: args.minify,
                 offline: args.offline,
             };
             let report = build_with_progress(&options, cli.quiet)
