@@ -106,18 +106,33 @@ impl AgentTable {
     }
 }
 
+/// Replaces each `{placeholder}` of `template` in one pass (a value is never read again as a
+/// template, and it is the hottest string work of a build: agents x commands x skills).
 fn fill(template: &str, vars: &InstallVars, agent: &Agent) -> String {
-    let copy_from = if vars.path.is_empty() { "skills-src".to_string() } else { format!("skills-src/{}", vars.path) };
-    template
-        .replace("{repo}", vars.repo)
-        .replace("{skill}", &shell_word(vars.skill))
-        .replace("{folder}", &shell_word(vars.folder))
-        .replace("{path}", &shell_word(vars.path))
-        .replace("{clone_url}", vars.clone_url)
-        .replace("{tree_url}", vars.tree_url)
-        .replace("{copy_from}", &shell_word(&copy_from))
-        .replace("{project_dir}", &agent.project_dir)
-        .replace("{agent}", &agent.name)
+    let mut out = String::with_capacity(template.len() + 64);
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open..];
+        let Some(close) = after.find('}') else { break };
+        let name = &after[1..close];
+        match name {
+            "repo" => out.push_str(vars.repo),
+            "skill" => out.push_str(&shell_word(vars.skill)),
+            "folder" => out.push_str(&shell_word(vars.folder)),
+            "path" => out.push_str(&shell_word(vars.path)),
+            "clone_url" => out.push_str(vars.clone_url),
+            "tree_url" => out.push_str(vars.tree_url),
+            "copy_from" if vars.path.is_empty() => out.push_str("skills-src"),
+            "copy_from" => out.push_str(&shell_word(&format!("skills-src/{}", vars.path))),
+            "project_dir" => out.push_str(&agent.project_dir),
+            "agent" => out.push_str(&agent.name),
+            _ => out.push_str(&after[..=close]),
+        }
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// Quotes a word for a POSIX shell when it holds anything but safe characters, so that a

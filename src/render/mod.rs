@@ -121,11 +121,15 @@ impl Renderer {
     /// Renders `template` with `data` into `path` of the site, unless the published page was
     /// rendered from the same templates and the same data (its render key).
     pub fn page<T: Serialize>(&self, out: &SiteWriter, path: &str, template: &str, data: &T) -> Result<()> {
-        let mut key = blake3::Hasher::new();
-        key.update(&self.identity).update(template.as_bytes()).update(&[0]);
-        serde_json::to_writer(&mut key, data)
+        // Serialized whole, then hashed: one large update is several times faster than the
+        // serializer's many small writes.
+        let mut bytes = Vec::with_capacity(16 * 1024);
+        bytes.extend_from_slice(&self.identity);
+        bytes.extend_from_slice(template.as_bytes());
+        bytes.push(0);
+        serde_json::to_writer(&mut bytes, data)
             .map_err(|e| Error::Template { name: template.into(), message: error_chain(&e) })?;
-        let key = crate::write::hash_bytes(key.finalize().as_bytes());
+        let key = crate::write::hash_bytes(&bytes);
         out.write_page(path, key, || self.render(template, data))
     }
 }
