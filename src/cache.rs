@@ -52,6 +52,15 @@ impl Fingerprint {
         }
     }
 
+    /// A file by its bytes (read in pieces: a file may be large).
+    pub fn contents(&mut self, path: &Path) -> &mut Self {
+        let mut file = blake3::Hasher::new();
+        let read = std::fs::File::open(path).and_then(|f| file.update_reader(f).map(|_| ())).is_ok();
+        self.number(u64::from(read));
+        self.0.update(file.finalize().as_bytes());
+        self
+    }
+
     /// Every file under `dir` (sorted), as [`Fingerprint::file`].
     pub fn tree(&mut self, dir: &Path) -> &mut Self {
         self.text(&dir.to_string_lossy());

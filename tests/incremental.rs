@@ -90,6 +90,13 @@ fn incremental_rebuilds_are_byte_identical_to_clean_builds() {
     assert_eq!((again.pages, again.diagnostics.len()), (first.pages, first.diagnostics.len()));
 
     let skill = root.join("content/HKUDS/OpenSpace/benchmarks/gdpval/skills/code-exec-fallback/SKILL.md");
+    // A file touched but not changed: the build looks again, and reads nothing again.
+    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(60);
+    std::fs::File::options().write(true).open(&skill).unwrap().set_modified(later).unwrap();
+    let touched = rebuild_matches_clean(root, "a file touched");
+    assert!(!touched.up_to_date);
+    assert_eq!((touched.skills_read, touched.written), (0, 0), "an unchanged file was read again");
+
     edit(&skill, "description:", "description: Edited, and longer.");
     let edited = rebuild_matches_clean(root, "one skill edited");
     assert!(!edited.up_to_date);

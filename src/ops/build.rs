@@ -245,14 +245,14 @@ fn assemble_catalog(root: &Path, config: Config, found: Found, progress: &Progre
             repo_license_text.as_ref().map(|(name, text)| LicenseText { file: name.clone(), text }),
         );
         let repo_index = repos.len();
-        // Skills whose files, licence and suppressions are as last read come from the cache.
+        // Skills whose files, licence and suppressions hold the same bytes as when last read come
+        // from the cache.
         let context = skill_context(&source, repo_license_text.as_ref(), &config.suppress);
         let mut pack = cache::SkillPack::<Loaded>::load(root, &source.repo.full());
-        let keyed: Vec<(String, Option<Loaded>)> = source
-            .skills
-            .iter()
-            .map(|dir| {
-                let key = skill_key(&context, dir);
+        let keys: Vec<String> = source.skills.par_iter().map(|dir| skill_key(&context, dir)).collect();
+        let keyed: Vec<(String, Option<Loaded>)> = keys
+            .into_iter()
+            .map(|key| {
                 let hit = pack.take(&key);
                 (key, hit)
             })
@@ -423,12 +423,19 @@ fn skill_context(
     context
 }
 
-/// The cache key of one skill folder: its context and every file's path, size and time.
+/// The cache key of one skill folder: its context and every file's path and bytes (a link by
+/// where it points; links are never followed).
 fn skill_key(context: &cache::Fingerprint, dir: &discover::SkillDir) -> String {
     let mut key = context.clone();
     key.text(&dir.dir.to_string_lossy()).text(&dir.skill_file);
     for file in &dir.files {
-        key.text(&file.path).number(file.size).number(file.modified).number(u64::from(file.is_symlink));
+        let path = dir.dir.join(&file.path);
+        key.text(&file.path);
+        if file.is_symlink {
+            key.text("link").text(&std::fs::read_link(&path).unwrap_or_default().to_string_lossy());
+        } else {
+            key.contents(&path);
+        }
     }
     key.finish()
 }
