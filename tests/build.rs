@@ -2,10 +2,10 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-use support::{build_into, project_root, script_problems};
+use support::{build_into, project_root, script_problems, site_files};
 
 /// The hostile fixture's base_url.
 const BASE_URL: &str = "https://example.github.io/sub/path/";
@@ -328,16 +328,6 @@ fn a_catalog_overrides_templates_and_static_files_one_by_one() {
         std::fs::read(site.join("static/catalog.js")).unwrap(),
         std::fs::read(project_root().join("static/catalog.js")).unwrap()
     );
-}
-
-/// Every file of a site, path -> bytes.
-fn site_files(site: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
-    walkdir::WalkDir::new(site)
-        .into_iter()
-        .map(|e| e.unwrap())
-        .filter(|e| e.file_type().is_file())
-        .map(|e| (e.path().strip_prefix(site).unwrap().to_path_buf(), std::fs::read(e.path()).unwrap()))
-        .collect()
 }
 
 #[test]

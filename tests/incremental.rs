@@ -3,21 +3,10 @@
 
 mod support;
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use catalog::ops::{BuildOptions, BuildReport};
-use support::{copy_tree, project_root};
-
-/// Every file of a site, path -> bytes.
-fn site_files(site: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    walkdir::WalkDir::new(site)
-        .into_iter()
-        .map(|e| e.unwrap())
-        .filter(|e| e.file_type().is_file())
-        .map(|e| (e.path().strip_prefix(site).unwrap().to_path_buf(), std::fs::read(e.path()).unwrap()))
-        .collect()
-}
+use support::{copy_tree, project_root, site_files};
 
 fn build(root: &Path, out: &Path) -> BuildReport {
     let options = BuildOptions {
@@ -63,6 +52,16 @@ fn rebuild_matches_clean(root: &Path, step: &str) -> BuildReport {
     incremental
 }
 
+/// A copy of the embedded catalog to change.
+fn embedded_catalog_copy() -> tempfile::TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    for folder in ["content", "data"] {
+        copy_tree(&project_root().join(folder), &tmp.path().join(folder));
+    }
+    std::fs::copy(project_root().join("catalog.toml"), tmp.path().join("catalog.toml")).unwrap();
+    tmp
+}
+
 fn errors(report: &BuildReport) -> usize {
     report.diagnostics.iter().filter(|d| d.level == catalog::diag::Level::Error).count()
 }
@@ -75,12 +74,8 @@ fn edit(path: &Path, from: &str, to: &str) {
 
 #[test]
 fn incremental_rebuilds_are_byte_identical_to_clean_builds() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = embedded_catalog_copy();
     let root = tmp.path();
-    for folder in ["content", "data"] {
-        copy_tree(&project_root().join(folder), &root.join(folder));
-    }
-    std::fs::copy(project_root().join("catalog.toml"), root.join("catalog.toml")).unwrap();
 
     let first = rebuild_matches_clean(root, "first build");
     assert_eq!((first.reused_pages, first.skills_read), (0, first.skills + errors(&first)));
@@ -139,12 +134,8 @@ fn incremental_rebuilds_are_byte_identical_to_clean_builds() {
 
 #[test]
 fn a_published_site_removed_by_hand_is_built_again() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = embedded_catalog_copy();
     let root = tmp.path();
-    for folder in ["content", "data"] {
-        copy_tree(&project_root().join(folder), &root.join(folder));
-    }
-    std::fs::copy(project_root().join("catalog.toml"), root.join("catalog.toml")).unwrap();
     let out = root.join("public");
     build(root, &out);
     // A published site removed by hand: the next build is not "up to date".

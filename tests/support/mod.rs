@@ -258,3 +258,13 @@ pub fn script_problems(html: &str, base_url: Option<&str>) -> Vec<String> {
     }
     problems
 }
+
+/// Every file of a site, path relative to it -> bytes.
+pub fn site_files(site: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+    walkdir::WalkDir::new(site)
+        .into_iter()
+        .map(|e| e.unwrap())
+        .filter(|e| e.file_type().is_file())
+        .map(|e| (e.path().strip_prefix(site).unwrap().to_path_buf(), std::fs::read(e.path()).unwrap()))
+        .collect()
+}
