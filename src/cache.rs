@@ -169,11 +169,7 @@ impl<T: Serialize + serde::de::DeserializeOwned> SkillPack<T> {
         self.entries.remove(key)
     }
 
-    /// Entries not taken.
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
+    /// Whether every entry was taken (none is stale).
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }

@@ -229,14 +229,6 @@ impl SiteWriter {
     /// Linux the swap is one atomic exchange of the two folders; elsewhere it is two renames,
     /// with a moment with no site at the target path (never a mixed one).
     pub fn publish(self) -> Result<(PathBuf, WriteStats)> {
-        let stats = WriteStats {
-            files: self.files_written(),
-            bytes: self.bytes_written(),
-            written: self.written.load(Ordering::Relaxed),
-            reused_pages: self.reused.load(Ordering::Relaxed),
-            generation: String::new(),
-        };
-        let mut stats = stats;
         let next: BTreeMap<String, Entry> =
             std::mem::take(&mut *self.next.lock().expect("not poisoned")).into_iter().collect();
         let mut emptied = Vec::new();
@@ -268,12 +260,18 @@ impl SiteWriter {
             let _ = cleaner.join();
         }
         let previous = generation_of(&self.target);
-        stats.generation = generation.clone();
         if self.target.exists() {
             exchange(&self.staging, &self.target)?;
         } else {
             std::fs::rename(&self.staging, &self.target).map_err(|e| Error::io(&self.target, e))?;
         }
+        let stats = WriteStats {
+            files: self.files_written(),
+            bytes: self.bytes_written(),
+            written: self.written.load(Ordering::Relaxed),
+            reused_pages: self.reused.load(Ordering::Relaxed),
+            generation: generation.clone(),
+        };
         // Only the manifests of the two generations on disk are kept.
         let keep = [Some(generation), previous];
         for entry in std::fs::read_dir(&manifests).into_iter().flatten().flatten() {

@@ -115,9 +115,7 @@ impl Renderer {
             .render(template, &context)
             .map_err(|e| Error::Template { name: template.into(), message: error_chain(&e) })
     }
-}
 
-impl Renderer {
     /// Renders `template` with `data` into `path` of the site, unless the published page was
     /// rendered from the same templates and the same data (its render key).
     pub fn page<T: Serialize>(&self, out: &SiteWriter, path: &str, template: &str, data: &T) -> Result<()> {
