@@ -289,10 +289,19 @@ fn sitemap_robots_and_api_are_valid() {
         serde_json::from_slice(&std::fs::read(site.join("api/skills.json")).unwrap()).expect("api/skills.json shape");
     assert_eq!(index.count, report.skills);
     assert!(index.title.contains("Hostile"));
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct RepoFile {
+        repo: String,
+        count: usize,
+        skills: Vec<Skill>,
+    }
     for skill in &index.skills {
-        let one: Skill =
-            serde_json::from_slice(&std::fs::read(site.join(&skill.api)).unwrap()).expect("per-skill shape");
-        assert_eq!(one.id, skill.id);
+        let file: RepoFile =
+            serde_json::from_slice(&std::fs::read(site.join(&skill.api)).unwrap()).expect("per-repository shape");
+        assert_eq!(file.repo, skill.repo);
+        assert_eq!(file.count, file.skills.len());
+        assert_eq!(file.skills.iter().filter(|s| s.id == skill.id).count(), 1, "{} lists {}", skill.api, skill.id);
         assert!(skill.url.starts_with("https://example.github.io/sub/path/"));
     }
 }

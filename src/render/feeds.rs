@@ -156,7 +156,7 @@ pub fn api_skill(catalog: &Catalog, i: usize) -> ApiSkill {
         repo: repo.id.full(),
         path: skill.dir.rel_dir.clone(),
         url: absolute(&catalog.config.base_url, &skill.url_path(repo)),
-        api: format!("api/skills/{}.json", id(i)),
+        api: repo_api_path(repo),
         license: skill.analysis.license.label.clone(),
         license_spdx: skill.analysis.license.spdx.clone(),
         tokens: skill.analysis.cost.tokens,
@@ -179,11 +179,31 @@ pub fn api_skill(catalog: &Catalog, i: usize) -> ApiSkill {
     }
 }
 
-/// `api/skills.json` with every skill, and `api/skills/<owner>/<repo>/<skill>.json` for each.
+/// One file per repository: `api/repos/<owner>/<repo>.json`. Per repository rather than per skill,
+/// since creating a file costs far more than its bytes (a catalog of 60,000 skills would write
+/// 60,000 more files).
+pub fn repo_api_path(repo: &crate::model::Repo) -> String {
+    format!("api/repos/{}.json", repo.url_path().trim_end_matches('/'))
+}
+
+#[derive(Serialize)]
+struct ApiRepo<'a> {
+    repo: String,
+    count: usize,
+    skills: Vec<&'a ApiSkill>,
+}
+
+/// `api/skills.json` with every skill, and `api/repos/<owner>/<repo>.json` with each repository's.
 pub fn write_api(catalog: &Catalog, out: &SiteWriter) -> Result<()> {
     let skills: Vec<ApiSkill> = (0..catalog.skills.len()).map(|i| api_skill(catalog, i)).collect();
-    for skill in &skills {
-        out.write(&skill.api, &serde_json::to_vec_pretty(skill).expect("skill serialises"))?;
+    for repo in &catalog.repos {
+        let Some(&first) = repo.skills.first() else { continue };
+        let file = ApiRepo {
+            repo: repo.id.full(),
+            count: repo.skills.len(),
+            skills: repo.skills.iter().map(|&i| &skills[i]).collect(),
+        };
+        out.write(&skills[first].api, &serde_json::to_vec_pretty(&file).expect("repository serialises"))?;
     }
     let index = ApiIndex { title: &catalog.config.title, count: skills.len(), skills };
     out.write("api/skills.json", &serde_json::to_vec(&index).expect("index serialises"))
