@@ -292,6 +292,8 @@ pub struct PageLink {
     pub number: usize,
     pub href: String,
     pub current: bool,
+    /// Pages left out between this link and the one before it.
+    pub gap_before: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]

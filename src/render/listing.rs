@@ -1,6 +1,8 @@
 //! Listing pages that work without JavaScript: all skills, categories, tags and products
 //! (paginated), all repositories, and the home page.
 
+use rayon::prelude::*;
+
 use crate::error::Result;
 use crate::model::Catalog;
 use crate::write::SiteWriter;
@@ -13,6 +15,8 @@ use super::{Renderer, SiteFn};
 
 /// Skills per listing page.
 pub const PAGE_SIZE: usize = 48;
+/// Page links on each side of the current page.
+const PAGE_WINDOW: usize = 2;
 /// Skills in each list of the home page.
 const HOME_LIST: usize = 6;
 
@@ -36,32 +40,49 @@ pub fn write_listing(
     skills: &[usize],
 ) -> Result<Vec<String>> {
     let total_pages = skills.len().div_ceil(PAGE_SIZE).max(1);
-    let mut written = Vec::new();
-    for n in 1..=total_pages {
-        let dir = page_dir(base, n);
-        let root = path_to_root(&dir);
-        let link = |k: usize| format!("{root}{}", page_dir(base, k));
-        let chunk = skills.iter().skip((n - 1) * PAGE_SIZE).take(PAGE_SIZE);
-        let page = ListingPage {
-            site: site(&dir),
-            heading: if n > 1 { format!("{heading} (page {n} of {total_pages})") } else { heading.to_string() },
-            intro: intro.to_string(),
-            parent_name: parent.0.to_string(),
-            parent_href: if parent.0.is_empty() { String::new() } else { format!("{root}{}", parent.1) },
-            total: skills.len(),
-            cards: chunk.map(|&i| card(catalog, i, &root)).collect(),
-            pagination: Pagination {
-                current: n,
-                total: total_pages,
-                prev: if n > 1 { link(n - 1) } else { String::new() },
-                next: if n < total_pages { link(n + 1) } else { String::new() },
-                pages: (1..=total_pages).map(|k| PageLink { number: k, href: link(k), current: k == n }).collect(),
-            },
-        };
-        renderer.page(out, &format!("{dir}index.html"), "listing.html", &page)?;
-        written.push(dir);
-    }
-    Ok(written)
+    (1..=total_pages)
+        .into_par_iter()
+        .map(|n| {
+            let dir = page_dir(base, n);
+            let root = path_to_root(&dir);
+            let link = |k: usize| format!("{root}{}", page_dir(base, k));
+            let chunk = skills.iter().skip((n - 1) * PAGE_SIZE).take(PAGE_SIZE);
+            let page = ListingPage {
+                site: site(&dir),
+                heading: if n > 1 { format!("{heading} (page {n} of {total_pages})") } else { heading.to_string() },
+                intro: intro.to_string(),
+                parent_name: parent.0.to_string(),
+                parent_href: if parent.0.is_empty() { String::new() } else { format!("{root}{}", parent.1) },
+                total: skills.len(),
+                cards: chunk.map(|&i| card(catalog, i, &root)).collect(),
+                pagination: Pagination {
+                    current: n,
+                    total: total_pages,
+                    prev: if n > 1 { link(n - 1) } else { String::new() },
+                    next: if n < total_pages { link(n + 1) } else { String::new() },
+                    pages: page_window(n, total_pages)
+                        .into_iter()
+                        .scan(0, |last, k| {
+                            let gap_before = k > *last + 1 && *last > 0;
+                            *last = k;
+                            Some(PageLink { number: k, href: link(k), current: k == n, gap_before })
+                        })
+                        .collect(),
+                },
+            };
+            renderer.page(out, &format!("{dir}index.html"), "listing.html", &page)?;
+            Ok(dir)
+        })
+        .collect()
+}
+
+/// Pages linked from page `n` of `total`: the first, the last, and two on each side of `n`.
+/// A fixed number, so a listing of 1,000 pages does not link every page from every page.
+fn page_window(n: usize, total: usize) -> Vec<usize> {
+    let near = n.saturating_sub(PAGE_WINDOW).max(1)..=(n + PAGE_WINDOW).min(total);
+    let mut pages: Vec<usize> = std::iter::once(1).chain(near).chain(std::iter::once(total)).collect();
+    pages.dedup();
+    pages
 }
 
 /// Topics as rows linking to their pages under `dir_href` (e.g. `../categories/`), most
@@ -112,8 +133,8 @@ pub fn write_topics(
     };
     let page = TopicsPage { site: site(&index_dir), heading: heading.into(), intro: intro.into(), topics: rows };
     renderer.page(out, &format!("{index_dir}index.html"), "topics.html", &page)?;
-    let mut written = vec![index_dir.clone()];
-    for (topic, skills) in groups {
+    let groups: Vec<_> = groups.iter().collect();
+    let listings = groups.into_par_iter().map(|(topic, skills)| {
         let mut skills = skills.clone();
         skills.sort_by_cached_key(|&i| (catalog.skills[i].analysis.digest.title.to_lowercase(), i));
         let heading = match kind {
@@ -123,19 +144,10 @@ pub fn write_topics(
         };
         let intro = format!("{} skill{}.", skills.len(), if skills.len() == 1 { "" } else { "s" });
         let base = format!("{}/{}/", kind.dir(), topic.id);
-        written.extend(write_listing(
-            catalog,
-            renderer,
-            out,
-            site,
-            &base,
-            &heading,
-            &intro,
-            (kind.plural(), &index_dir),
-            &skills,
-        )?);
-    }
-    Ok(written)
+        write_listing(catalog, renderer, out, site, &base, &heading, &intro, (kind.plural(), &index_dir), &skills)
+    });
+    let listings: Vec<Vec<String>> = listings.collect::<Result<_>>()?;
+    Ok(std::iter::once(index_dir).chain(listings.into_iter().flatten()).collect())
 }
 
 /// A repository as a table row on a page whose root is `root`.
@@ -183,5 +195,20 @@ pub fn home(catalog: &Catalog, topics: &TopicIndex, site: &SiteFn) -> IndexPage 
         most_starred: starred.into_iter().take(HOME_LIST).map(|i| card(catalog, i, "")).collect(),
         some_skills,
         repos,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pagination_links_the_ends_and_the_neighbours_only() {
+        assert_eq!(page_window(1, 1), vec![1]);
+        assert_eq!(page_window(1, 3), vec![1, 2, 3]);
+        assert_eq!(page_window(1, 100), vec![1, 2, 3, 100]);
+        assert_eq!(page_window(50, 100), vec![1, 48, 49, 50, 51, 52, 100]);
+        assert_eq!(page_window(100, 100), vec![1, 98, 99, 100]);
+        assert_eq!(page_window(4, 6), vec![1, 2, 3, 4, 5, 6]);
     }
 }

@@ -200,8 +200,7 @@ pub fn render_site(
         Ok(())
     })?;
 
-    let mut repo_dirs = Vec::new();
-    for repo in &catalog.repos {
+    let repo_dirs = catalog.repos.par_iter().map(|repo| -> Result<String> {
         let dir = repo.url_path();
         let root = urls::path_to_root(&dir);
         let facts = vec![
@@ -243,14 +242,14 @@ pub fn render_site(
             },
         };
         renderer.page(out, &format!("{dir}index.html"), "repo.html", &page)?;
-        repo_dirs.push(dir);
-    }
+        Ok(dir)
+    });
+    let repo_dirs: Vec<String> = repo_dirs.collect::<Result<_>>()?;
 
     // Owner pages: every repository and skill of one owner.
     let mut owners: Vec<&str> = catalog.repos.iter().map(|r| r.id.owner.as_str()).collect();
     owners.dedup();
-    let mut owner_dirs = Vec::new();
-    for owner in owners {
+    let owner_dirs = owners.into_par_iter().map(|owner| -> Result<String> {
         let dir = format!("{owner}/");
         let root = urls::path_to_root(&dir);
         let repos: Vec<&crate::model::Repo> = catalog.repos.iter().filter(|r| r.id.owner == owner).collect();
@@ -267,9 +266,9 @@ pub fn render_site(
             },
         };
         renderer.page(out, &format!("{dir}index.html"), "owner.html", &page)?;
-        owner_dirs.push(dir);
-    }
-    add_pages(owner_dirs);
+        Ok(dir)
+    });
+    add_pages(owner_dirs.collect::<Result<_>>()?);
 
     renderer.page(out, "index.html", "index.html", &listing::home(catalog, &topic_index, &site))?;
     add_pages(vec![String::new()]);
