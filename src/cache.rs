@@ -183,6 +183,30 @@ impl<T: Serialize + serde::de::DeserializeOwned> SkillPack<T> {
     }
 }
 
+/// The similar-skill ranking of the last build of a catalog (`.catalog/cache/similar.json`),
+/// valid only for the binary that computed it.
+#[derive(Serialize, Deserialize)]
+struct SimilarFile {
+    binary: String,
+    memo: crate::relate::SimilarMemo,
+}
+
+fn similar_path(root: &Path) -> PathBuf {
+    root.join(".catalog").join("cache").join("similar.json")
+}
+
+pub fn load_similar(root: &Path) -> Option<crate::relate::SimilarMemo> {
+    let file: SimilarFile = serde_json::from_slice(&std::fs::read(similar_path(root)).ok()?).ok()?;
+    (file.binary == crate::write::hex(&binary_identity())).then_some(file.memo)
+}
+
+pub fn save_similar(root: &Path, memo: crate::relate::SimilarMemo) {
+    let file = SimilarFile { binary: crate::write::hex(&binary_identity()), memo };
+    if let Ok(json) = serde_json::to_vec(&file) {
+        write_whole(&similar_path(root), &json);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

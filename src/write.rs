@@ -366,7 +366,7 @@ fn read_manifest(dir: &Path, id: &str) -> Option<Manifest> {
     Some(manifest)
 }
 
-fn hex(bytes: &[u8]) -> String {
+pub fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 

@@ -108,6 +108,13 @@ fn incremental_rebuilds_are_byte_identical_to_clean_builds() {
     edit(&skill, "Edited, and longer.", "Edited twice, and longer still.");
     rebuild_matches_clean(root, "the same skill edited again");
 
+    // A body-only edit: the similar-skill ranking, which does not read the body, is reused.
+    let mut text = std::fs::read_to_string(&skill).unwrap();
+    text.push_str("\nA paragraph added at the end.\n");
+    std::fs::write(&skill, text).unwrap();
+    let body_only = rebuild_matches_clean(root, "a skill's body edited");
+    assert_eq!(body_only.skills_read, 1);
+
     let new_skill = root.join("content/HKUDS/OpenSpace/brand-new");
     std::fs::create_dir_all(&new_skill).unwrap();
     std::fs::write(

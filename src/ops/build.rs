@@ -355,7 +355,12 @@ fn assemble_catalog(root: &Path, config: Config, found: Found, progress: &Progre
         skill.parsed.diagnostics.clear();
     }
     let taxonomy = load_taxonomy(root, &mut diagnostics);
-    let relations = relate::relate(&skills, &taxonomy);
+    let earlier = cache::load_similar(root);
+    let unchanged = earlier.as_ref().map(|memo| memo.key.clone());
+    let (relations, memo) = relate::relate(&skills, &taxonomy, earlier);
+    if unchanged.as_deref() != Some(memo.key.as_str()) {
+        cache::save_similar(root, memo);
+    }
     (Catalog { config, repos, skills, diagnostics, relations }, skills_read)
 }
 

@@ -25,7 +25,18 @@ pub struct Relations {
     pub similar: Vec<Vec<Match>>,
 }
 
-pub fn relate(skills: &[Skill], taxonomy: &Taxonomy) -> Relations {
+/// A similar-skill ranking with the key of everything it read: a build whose key matches an
+/// earlier build's reuses its ranking instead of ranking 60,000 skills again. Most edits change
+/// a skill's body, which the ranking does not read.
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+pub struct SimilarMemo {
+    pub key: String,
+    pub similar: Vec<Vec<Match>>,
+}
+
+/// Topics and the similar-skill ranking; the ranking is taken from `earlier` when what it reads
+/// is unchanged. Returns the memo for the next build.
+pub fn relate(skills: &[Skill], taxonomy: &Taxonomy, earlier: Option<SimilarMemo>) -> (Relations, SimilarMemo) {
     let mut topics: Vec<Topics> = skills.par_iter().map(|s| taxonomy.classify(s)).collect();
     one_name_per_id(&mut topics);
     let inputs: Vec<similar::SimilarInput> = skills
@@ -42,8 +53,45 @@ pub fn relate(skills: &[Skill], taxonomy: &Taxonomy) -> Relations {
             content_hash: text_hash(&skill.parsed.text),
         })
         .collect();
-    let similar = similar::rank(&inputs, SIMILAR_PER_SKILL);
-    Relations { topics, similar }
+    let key = similar_key(&inputs, SIMILAR_PER_SKILL);
+    let similar = match earlier {
+        Some(memo) if memo.key == key && memo.similar.len() == skills.len() => memo.similar,
+        _ => similar::rank(&inputs, SIMILAR_PER_SKILL),
+    };
+    let memo = SimilarMemo { key, similar: similar.clone() };
+    (Relations { topics, similar }, memo)
+}
+
+/// Everything [`similar::rank`] reads, in order: each skill's topics and text, and which skills
+/// are copies of each other (the partition, not the hashes: an edit that leaves a skill unique
+/// leaves the ranking as it was).
+fn similar_key(inputs: &[similar::SimilarInput], k: usize) -> String {
+    let mut hasher = blake3::Hasher::new();
+    let text = |hasher: &mut blake3::Hasher, s: &str| {
+        hasher.update(&(s.len() as u64).to_le_bytes());
+        hasher.update(s.as_bytes());
+    };
+    hasher.update(&(inputs.len() as u64).to_le_bytes());
+    hasher.update(&(k as u64).to_le_bytes());
+    let mut first_copy: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
+    for (i, input) in inputs.iter().enumerate() {
+        let t = input.topics;
+        for (kind, list) in [
+            ("t", t.tags.iter().map(String::as_str).collect::<Vec<_>>()),
+            ("p", t.products.iter().map(|p| p.id.as_str()).collect()),
+            ("c", t.categories.iter().map(|c| c.id.as_str()).collect()),
+        ] {
+            text(&mut hasher, kind);
+            hasher.update(&(list.len() as u64).to_le_bytes());
+            for item in list {
+                text(&mut hasher, item);
+            }
+        }
+        text(&mut hasher, &input.text);
+        let class = *first_copy.entry(input.content_hash).or_insert(i);
+        hasher.update(&(class as u64).to_le_bytes());
+    }
+    hasher.finalize().to_hex().to_string()
 }
 
 /// Categories and products that share a URL segment (declared as `Testing` by one skill and
@@ -77,6 +125,24 @@ mod tests {
 
     fn topic(id: &str, name: &str) -> Topic {
         Topic { id: id.into(), name: name.into() }
+    }
+
+    #[test]
+    fn the_ranking_key_follows_what_the_ranking_reads() {
+        let tagged = Topics { tags: vec!["pdf".into()], ..Default::default() };
+        let plain = Topics::default();
+        let input =
+            |topics, text: &str, content_hash| similar::SimilarInput { topics, text: text.into(), content_hash };
+        let key = |inputs: &[similar::SimilarInput]| similar_key(inputs, SIMILAR_PER_SKILL);
+        let base = key(&[input(&tagged, "read pdf files", 1), input(&plain, "send mail", 2)]);
+        assert_eq!(base, key(&[input(&tagged, "read pdf files", 1), input(&plain, "send mail", 2)]));
+        // A body edit changes the content hash but leaves every skill unique: same key.
+        assert_eq!(base, key(&[input(&tagged, "read pdf files", 7), input(&plain, "send mail", 2)]));
+        // Two skills that become copies of each other, new text, new topics: new keys.
+        assert_ne!(base, key(&[input(&tagged, "read pdf files", 2), input(&plain, "send mail", 2)]));
+        assert_ne!(base, key(&[input(&tagged, "read pdf pages", 1), input(&plain, "send mail", 2)]));
+        assert_ne!(base, key(&[input(&plain, "read pdf files", 1), input(&plain, "send mail", 2)]));
+        assert_ne!(base, key(&[input(&plain, "send mail", 2), input(&tagged, "read pdf files", 1)]));
     }
 
     #[test]

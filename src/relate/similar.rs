@@ -27,7 +27,7 @@ pub struct SimilarInput<'a> {
     pub content_hash: u64,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Match {
     pub index: usize,
     /// Tags, products and categories in common.
