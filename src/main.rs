@@ -9,6 +9,11 @@ use clap::{Args, Parser, Subcommand};
 use catalog::diag::Level;
 use catalog::ops;
 
+/// mimalloc rather than the system allocator: a build allocates many small strings from every
+/// thread at once, and glibc malloc took 16% of a 60,000-skill build's CPU time.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(name = "catalog", version, about = "Build a static website for a catalog of agent skills", long_about = None)]
 #[command(propagate_version = true, arg_required_else_help = true)]
