@@ -140,6 +140,9 @@ impl Repo {
 
 #[derive(Debug)]
 pub struct Skill {
+    /// The cache key it was read under: a hash of its files' bytes and of what they were read
+    /// with. Everything parsed, analyzed and scanned below is a function of it.
+    pub key: String,
     /// Index into `Catalog::repos`.
     pub repo: usize,
     /// The URL segment of the page: the folder name made URL-safe, unique within the repository.

@@ -115,6 +115,12 @@ fn incremental_rebuilds_are_byte_identical_to_clean_builds() {
     let body_only = rebuild_matches_clean(root, "a skill's body edited");
     assert_eq!(body_only.skills_read, 1);
 
+    // A skill that the other skills of its repository show under "More from": their pages
+    // change with its description.
+    let sibling = root.join("content/northwind-labs/data-skills/skills/csv-profiler/SKILL.md");
+    edit(&sibling, "description: Profiles", "description: Edited here. Profiles");
+    rebuild_matches_clean(root, "a skill shown on its siblings' pages edited");
+
     let new_skill = root.join("content/HKUDS/OpenSpace/brand-new");
     std::fs::create_dir_all(&new_skill).unwrap();
     std::fs::write(

@@ -233,50 +233,20 @@ fn assemble_catalog(root: &Path, config: Config, found: Found, progress: &Progre
 
     let mut repos = Vec::new();
     let mut skills: Vec<Skill> = Vec::new();
-    let mut skills_read = 0;
     let read = progress.counter(Stage::Read, sources.iter().map(|s| s.skills.len()).sum());
-    for (source, (history, history_diag)) in sources.into_iter().zip(histories) {
+    // Repositories in parallel as well as the skills in each: loading and saving a repository's
+    // cache pack is one thread's work, and would otherwise leave the other cores idle.
+    let loaded_repos: Vec<RepoLoad> =
+        sources.par_iter().map(|source| load_repo(root, source, &config.suppress, &read)).collect();
+    let skills_read = loaded_repos.iter().map(|r| r.skills_read).sum();
+    for ((source, (history, history_diag)), loaded) in sources.into_iter().zip(histories).zip(loaded_repos) {
         diagnostics.extend(history_diag);
-        let repo_license_text =
-            source.license_file.as_ref().and_then(|(name, path)| read_text(path).map(|t| (name.clone(), t)));
-        let repo_license = analyze::license::license(
-            None,
-            None,
-            repo_license_text.as_ref().map(|(name, text)| LicenseText { file: name.clone(), text }),
-        );
+        let RepoLoad { license: repo_license, loaded, .. } = loaded;
         let repo_index = repos.len();
-        // Skills whose files, licence and suppressions hold the same bytes as when last read come
-        // from the cache.
-        let context = skill_context(&source, repo_license_text.as_ref(), &config.suppress);
-        let mut pack = cache::SkillPack::<Loaded>::load(root, &source.repo.full());
-        let keys: Vec<String> = source.skills.par_iter().map(|dir| skill_key(&context, dir)).collect();
-        let keyed: Vec<(String, Option<Loaded>)> = keys
-            .into_iter()
-            .map(|key| {
-                let hit = pack.take(&key);
-                (key, hit)
-            })
-            .collect();
-        let misses = keyed.iter().filter(|(_, hit)| hit.is_none()).count();
-        skills_read += misses;
-        let stale = !pack.is_empty() || misses > 0;
-        let loaded: Vec<(String, Loaded)> = keyed
-            .into_par_iter()
-            .zip(source.skills.par_iter())
-            .map(|((key, hit), dir)| {
-                let loaded =
-                    hit.unwrap_or_else(|| read_skill(&source, dir, repo_license_text.as_ref(), &config.suppress));
-                read.tick();
-                (key, loaded)
-            })
-            .collect();
-        if stale {
-            cache::SkillPack::save(root, &source.repo.full(), &loaded);
-        }
         let results: Vec<std::result::Result<Skill, Diagnostic>> = loaded
             .into_iter()
             .zip(&source.skills)
-            .map(|((_, loaded), dir)| loaded.map(|loaded| loaded.into_skill(dir, &source.repo, repo_index)))
+            .map(|((key, loaded), dir)| loaded.map(|loaded| loaded.into_skill(key, dir, &source.repo, repo_index)))
             .collect();
         let mut repo_skills = Vec::new();
         let mut used_slugs: HashMap<String, PathBuf> = HashMap::new();
@@ -382,6 +352,57 @@ fn load_taxonomy(root: &Path, diagnostics: &mut Vec<Diagnostic>) -> Taxonomy {
     }
 }
 
+/// One repository's skills, from the cache or read again.
+struct RepoLoad {
+    license: analyze::license::License,
+    /// Per skill folder, in discovery order, with its cache key.
+    loaded: Vec<(String, Loaded)>,
+    skills_read: usize,
+}
+
+/// Loads the skills of one repository: from its cache pack when a skill's key (its files'
+/// bytes, the repository's licence, the suppressions) is unchanged, else by reading it; then
+/// saves the pack when anything in it changed.
+fn load_repo(
+    root: &Path,
+    source: &DiscoveredSource,
+    suppress: &[crate::scan::suppress::Suppression],
+    read: &crate::progress::Counter<'_>,
+) -> RepoLoad {
+    let repo_license_text =
+        source.license_file.as_ref().and_then(|(name, path)| read_text(path).map(|t| (name.clone(), t)));
+    let license = analyze::license::license(
+        None,
+        None,
+        repo_license_text.as_ref().map(|(name, text)| LicenseText { file: name.clone(), text }),
+    );
+    let context = skill_context(source, repo_license_text.as_ref(), suppress);
+    let mut pack = cache::SkillPack::<Loaded>::load(root, &source.repo.full());
+    let keys: Vec<String> = source.skills.par_iter().map(|dir| skill_key(&context, dir)).collect();
+    let keyed: Vec<(String, Option<Loaded>)> = keys
+        .into_iter()
+        .map(|key| {
+            let hit = pack.take(&key);
+            (key, hit)
+        })
+        .collect();
+    let skills_read = keyed.iter().filter(|(_, hit)| hit.is_none()).count();
+    let stale = !pack.is_empty() || skills_read > 0;
+    let loaded: Vec<(String, Loaded)> = keyed
+        .into_par_iter()
+        .zip(source.skills.par_iter())
+        .map(|((key, hit), dir)| {
+            let loaded = hit.unwrap_or_else(|| read_skill(source, dir, repo_license_text.as_ref(), suppress));
+            read.tick();
+            (key, loaded)
+        })
+        .collect();
+    if stale {
+        cache::SkillPack::save(root, &source.repo.full(), &loaded);
+    }
+    RepoLoad { license, loaded, skills_read }
+}
+
 /// What reading one skill folder yields: everything about the skill that depends only on its
 /// files, the repository's licence and the catalog's suppressions. Kept in the build cache, so
 /// an unchanged skill is not read, parsed, analyzed or scanned again.
@@ -398,8 +419,9 @@ struct LoadedSkill {
 type Loaded = std::result::Result<LoadedSkill, Diagnostic>;
 
 impl LoadedSkill {
-    fn into_skill(self, dir: &discover::SkillDir, repo: &RepoId, repo_index: usize) -> Skill {
+    fn into_skill(self, key: String, dir: &discover::SkillDir, repo: &RepoId, repo_index: usize) -> Skill {
         Skill {
+            key,
             repo: repo_index,
             slug: slugify(dir.folder_name(repo)),
             dir: dir.clone(),

@@ -7,6 +7,7 @@
 pub mod context;
 pub mod facets;
 pub mod feeds;
+pub mod keys;
 pub mod listing;
 pub mod markdown;
 pub mod search;
@@ -130,6 +131,21 @@ impl Renderer {
         let key = crate::write::hash_bytes(&bytes);
         out.write_page(path, key, || self.render(template, data))
     }
+
+    /// Renders `template` into `path` with the context `build` makes, unless the published page
+    /// was rendered from the same templates and the same `inputs` (a hash of everything the
+    /// context is made of, see [`keys`]): the context is then not even built.
+    pub fn page_from_inputs<T: Serialize>(
+        &self,
+        out: &SiteWriter,
+        path: &str,
+        template: &str,
+        inputs: crate::write::Hash,
+        build: impl FnOnce() -> T,
+    ) -> Result<()> {
+        let key = crate::write::hash_bytes(&[&self.identity[..], template.as_bytes(), &[0], &inputs[..]].concat());
+        out.write_page(path, key, || self.render(template, &build()))
+    }
 }
 
 fn error_chain(err: &dyn std::error::Error) -> String {
@@ -180,6 +196,7 @@ pub fn render_site(
     }
 
     // Skill pages: the bulk of the work, one per skill, in parallel.
+    let input_keys = keys::InputKeys::new(catalog);
     let rendered = progress.counter(Stage::Render, catalog.skills.len());
     (0..catalog.skills.len()).into_par_iter().try_for_each(|index| -> Result<()> {
         let skill = &catalog.skills[index];
@@ -191,8 +208,11 @@ pub fn render_site(
             let first = &catalog.skills[first];
             site.canonical = urls::absolute(&catalog.config.base_url, &first.url_path(&catalog.repos[first.repo]));
         }
-        let page = SkillPage { site, skill: skill_page::skill_ctx(catalog, &topic_index, index) };
-        renderer.page(out, &format!("{dir}index.html"), "skill.html", &page)?;
+        let inputs = input_keys.skill_page(catalog, &topic_index, &site, index);
+        renderer.page_from_inputs(out, &format!("{dir}index.html"), "skill.html", inputs, || SkillPage {
+            site,
+            skill: skill_page::skill_ctx(catalog, &topic_index, index),
+        })?;
         if skill.analysis.license.redistributable {
             out.write(&format!("{dir}SKILL.md"), skill.parsed.text.as_bytes())?;
         }

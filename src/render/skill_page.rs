@@ -135,24 +135,11 @@ pub fn skill_ctx(catalog: &Catalog, topic_index: &TopicIndex, index: usize) -> S
         .map(|f| FileRow { path: f.path.clone(), size: file_size(f.size), href: format!("{blob_dir}{}", f.path) })
         .collect();
 
-    let more_from_repo: Vec<Card> = repo
-        .skills
-        .iter()
-        .filter(|&&other| other != index)
-        .take(MORE_FROM_REPO)
-        .map(|&other| card(catalog, other, &root))
-        .collect();
+    let more_from_repo: Vec<Card> = more_from_repo(catalog, index).map(|other| card(catalog, other, &root)).collect();
 
     let compare = vec![compare_row(catalog, index, &root, true)];
 
-    let topics = &catalog.relations.topics[index];
-    let link = |kind: TopicKind, topic: &Topic| TopicLink {
-        name: topic.name.clone(),
-        href: topic_index.page(kind, topic).map(|p| format!("{root}{p}")).unwrap_or_default(),
-    };
-    let tags: Vec<TopicLink> = topics.tags.iter().map(|t| link(TopicKind::Tag, &tag_topic(t))).collect();
-    let categories: Vec<TopicLink> = topics.categories.iter().map(|c| link(TopicKind::Category, c)).collect();
-    let works_with: Vec<TopicLink> = topics.products.iter().map(|p| link(TopicKind::Product, p)).collect();
+    let (tags, categories, works_with) = topic_links(catalog, topic_index, index, &root);
     let similar_ids: Vec<usize> = catalog.relations.similar[index].iter().map(|m| m.index).collect();
     let mut compare = compare;
     compare.extend(similar_ids.iter().take(COMPARE_ROWS).map(|&j| compare_row(catalog, j, &root, false)));
@@ -223,6 +210,31 @@ pub fn skill_ctx(catalog: &Catalog, topic_index: &TopicIndex, index: usize) -> S
         ),
         title,
     }
+}
+
+/// The other skills of the skill's repository shown under "More from".
+pub fn more_from_repo(catalog: &Catalog, index: usize) -> impl Iterator<Item = usize> + '_ {
+    let repo = &catalog.repos[catalog.skills[index].repo];
+    repo.skills.iter().copied().filter(move |&other| other != index).take(MORE_FROM_REPO)
+}
+
+/// The skill's tags, categories and products, linked to their pages when they have one.
+pub fn topic_links(
+    catalog: &Catalog,
+    topic_index: &TopicIndex,
+    index: usize,
+    root: &str,
+) -> (Vec<TopicLink>, Vec<TopicLink>, Vec<TopicLink>) {
+    let topics = &catalog.relations.topics[index];
+    let link = |kind: TopicKind, topic: &Topic| TopicLink {
+        name: topic.name.clone(),
+        href: topic_index.page(kind, topic).map(|p| format!("{root}{p}")).unwrap_or_default(),
+    };
+    (
+        topics.tags.iter().map(|t| link(TopicKind::Tag, &tag_topic(t))).collect(),
+        topics.categories.iter().map(|c| link(TopicKind::Category, c)).collect(),
+        topics.products.iter().map(|p| link(TopicKind::Product, p)).collect(),
+    )
 }
 
 /// The Safety section: the verdict, each finding with its file:line (linked to the line at its
