@@ -145,9 +145,19 @@ pub fn forget(out: &Path) {
 /// (`.catalog/cache/skills/<owner>/<name>.json` under the catalog root). A pack is rewritten
 /// whole when any of its skills changed; at a few hundred skills per repository that is a few
 /// megabytes.
+///
+/// Each entry may also carry the skill folder's stat signature (its files' sizes, times and
+/// inodes): a folder whose signature is unchanged has the same key without its files being read
+/// again, as git's index does. A signature is kept only for folders whose files had not changed
+/// for a while when they were read, so that a write within the file system's clock tick after
+/// the read cannot go unseen.
 pub struct SkillPack<T> {
     entries: std::collections::HashMap<String, T>,
+    keys_by_stat: std::collections::HashMap<String, String>,
 }
+
+/// Cache key, stat signature, value.
+pub type PackEntry<T> = (String, Option<String>, T);
 
 impl<T: Serialize + serde::de::DeserializeOwned> SkillPack<T> {
     fn path(root: &Path, repo: &str) -> PathBuf {
@@ -157,12 +167,23 @@ impl<T: Serialize + serde::de::DeserializeOwned> SkillPack<T> {
     /// The pack of `repo`, empty when there is none or it cannot be read (it was written by
     /// another version, or damaged): its skills are then read again.
     pub fn load(root: &Path, repo: &str) -> SkillPack<T> {
-        let entries = std::fs::read(Self::path(root, repo))
+        let list = std::fs::read(Self::path(root, repo))
             .ok()
-            .and_then(|bytes| serde_json::from_slice::<Vec<(String, T)>>(&bytes).ok())
-            .map(|list| list.into_iter().collect())
+            .and_then(|bytes| serde_json::from_slice::<Vec<PackEntry<T>>>(&bytes).ok())
             .unwrap_or_default();
-        SkillPack { entries }
+        let mut pack = SkillPack { entries: Default::default(), keys_by_stat: Default::default() };
+        for (key, stat, value) in list {
+            if let Some(stat) = stat {
+                pack.keys_by_stat.insert(stat, key.clone());
+            }
+            pack.entries.insert(key, value);
+        }
+        pack
+    }
+
+    /// The key last found for a folder with this stat signature.
+    pub fn key_by_stat(&self, stat: &str) -> Option<String> {
+        self.keys_by_stat.get(stat).cloned()
     }
 
     pub fn take(&mut self, key: &str) -> Option<T> {
@@ -176,7 +197,7 @@ impl<T: Serialize + serde::de::DeserializeOwned> SkillPack<T> {
 
     /// Replaces the pack of `repo` with `entries`; a cache that cannot be written only costs the
     /// next build time.
-    pub fn save(root: &Path, repo: &str, entries: &[(String, T)]) {
+    pub fn save(root: &Path, repo: &str, entries: &[PackEntry<T>]) {
         if let Ok(json) = serde_json::to_vec(entries) {
             write_whole(&Self::path(root, repo), &json);
         }

@@ -53,6 +53,12 @@ pub struct SkillFile {
     /// tells an incremental build that the file may have changed.
     #[serde(skip)]
     pub modified: u64,
+    /// The inode and the last status change (nanoseconds since 1970), where the platform has
+    /// them, else 0 and the modification time: they tell a file replaced or its time set back.
+    #[serde(skip)]
+    pub inode: u64,
+    #[serde(skip)]
+    pub changed: u64,
 }
 
 /// A skill folder as found on disk, before anything in it is read.
@@ -139,6 +145,7 @@ pub fn discover_source(repo: RepoId, root: &Path) -> (DiscoveredSource, Vec<Diag
         let meta = entry.metadata().ok();
         let size = if is_symlink { 0 } else { meta.as_ref().map_or(0, |m| m.len()) };
         let modified = meta.as_ref().map_or(0, modified_nanos);
+        let (inode, changed) = meta.as_ref().map_or((0, 0), status);
         if SKILL_FILE_NAMES.contains(&name.as_str()) {
             let usable = !is_symlink || symlink_stays_inside(entry.path(), root);
             if !usable {
@@ -155,7 +162,7 @@ pub fn discover_source(repo: RepoId, root: &Path) -> (DiscoveredSource, Vec<Diag
                 }
             }
         }
-        files_by_dir.entry(dir).or_default().push(SkillFile { path: name, size, is_symlink, modified });
+        files_by_dir.entry(dir).or_default().push(SkillFile { path: name, size, is_symlink, modified, inode, changed });
     }
 
     // Every file goes to its nearest skill folder above it.
@@ -228,6 +235,22 @@ fn symlink_stays_inside(link: &Path, root: &Path) -> bool {
 /// A file's modification time in nanoseconds since 1970; 0 when the system does not say.
 pub fn modified_nanos(meta: &std::fs::Metadata) -> u64 {
     meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos() as u64)
+}
+
+/// The inode and the status-change time in nanoseconds (see [`SkillFile::changed`]).
+pub fn status(meta: &std::fs::Metadata) -> (u64, u64) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        (
+            meta.ino(),
+            (meta.ctime().max(0) as u64).saturating_mul(1_000_000_000).saturating_add(meta.ctime_nsec() as u64),
+        )
+    }
+    #[cfg(not(unix))]
+    {
+        (0, modified_nanos(meta))
+    }
 }
 
 #[cfg(test)]

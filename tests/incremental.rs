@@ -157,3 +157,27 @@ fn a_published_site_removed_by_hand_is_built_again() {
     assert!(!report.up_to_date);
     assert!(out.join("index.html").is_file());
 }
+
+#[test]
+fn settled_folders_are_recognised_by_their_stat_and_a_same_size_same_time_edit_is_seen() {
+    let tmp = embedded_catalog_copy();
+    let root = tmp.path();
+    // Files count as settled (their stat may stand for their bytes) two seconds after their
+    // last change.
+    std::thread::sleep(std::time::Duration::from_millis(2_100));
+    let first = build(root, &root.join("public"));
+    assert_eq!(first.skills_hashed, first.skills_read, "a first build hashes every folder it reads");
+
+    // Something else changes: every skill folder is recognised by its stat alone.
+    edit(&root.join("catalog.toml"), "title = \"", "title = \"Renamed ");
+    let renamed = rebuild_matches_clean(root, "catalog.toml changed");
+    assert_eq!((renamed.skills_hashed, renamed.skills_read), (0, 0), "settled folders were read again");
+
+    // An edit that keeps the file's size and modification time: its status-change time tells it.
+    let skill = root.join("content/northwind-labs/data-skills/skills/csv-profiler/SKILL.md");
+    let modified = std::fs::metadata(&skill).unwrap().modified().unwrap();
+    edit(&skill, "description: Profiles", "description: PROFILES");
+    std::fs::File::options().write(true).open(&skill).unwrap().set_modified(modified).unwrap();
+    let edited = rebuild_matches_clean(root, "an edit keeping size and time");
+    assert_eq!((edited.skills_hashed, edited.skills_read), (1, 1));
+}

@@ -45,6 +45,9 @@ pub struct BuildReport {
     pub diagnostics: Vec<Diagnostic>,
     /// Skills read, parsed, analyzed and scanned; the others came unchanged from the cache.
     pub skills_read: usize,
+    /// Skill folders whose files were read to tell whether they changed; the others had the
+    /// same sizes, times and inodes as when their key was last computed.
+    pub skills_hashed: usize,
     /// Files whose bytes were written; the others were already in place.
     pub written: usize,
     /// Pages not rendered again: what they are made from had not changed.
@@ -95,6 +98,7 @@ pub fn build_reporting(options: &BuildOptions, mut config: Config, progress: &Pr
             files: record.files,
             bytes: record.bytes,
             skills_read: 0,
+            skills_hashed: 0,
             written: 0,
             reused_pages: record.pages,
             up_to_date: true,
@@ -103,7 +107,7 @@ pub fn build_reporting(options: &BuildOptions, mut config: Config, progress: &Pr
             timings,
         });
     }
-    let (catalog, skills_read) = assemble_catalog(&options.root, config, found, progress);
+    let (catalog, Reads { skills_read, skills_hashed }) = assemble_catalog(&options.root, config, found, progress);
     stage("parse, analyze, relate");
     let renderer = Renderer::with_theme(Some(&options.root))?;
     // A build that fails from here on leaves an output the record no longer describes.
@@ -133,6 +137,7 @@ pub fn build_reporting(options: &BuildOptions, mut config: Config, progress: &Pr
         files: record.files,
         bytes: record.bytes,
         skills_read,
+        skills_hashed,
         written: written.written,
         reused_pages: written.reused_pages,
         up_to_date: false,
@@ -160,7 +165,13 @@ fn input_fingerprint(options: &BuildOptions, config: &Config, out: &Path, found:
         for skill in &source.skills {
             print.text(&skill.rel_dir).text(&skill.skill_file);
             for file in &skill.files {
-                print.text(&file.path).number(file.size).number(file.modified).number(u64::from(file.is_symlink));
+                print
+                    .text(&file.path)
+                    .number(file.size)
+                    .number(file.modified)
+                    .number(file.inode)
+                    .number(file.changed)
+                    .number(u64::from(file.is_symlink));
             }
         }
     }
@@ -211,7 +222,7 @@ fn discover_catalog(root: &Path, config: &Config, mode: sources::Mode) -> Found 
 
 /// Reads, parses, analyzes and relates every discovered skill; also says how many skills were
 /// read (the others came from the cache).
-fn assemble_catalog(root: &Path, config: Config, found: Found, progress: &Progress) -> (Catalog, usize) {
+fn assemble_catalog(root: &Path, config: Config, found: Found, progress: &Progress) -> (Catalog, Reads) {
     let Found { sources, git_at, mut diagnostics } = found;
     let histories: Vec<(Option<History>, Option<Diagnostic>)> = sources
         .par_iter()
@@ -238,7 +249,10 @@ fn assemble_catalog(root: &Path, config: Config, found: Found, progress: &Progre
     // cache pack is one thread's work, and would otherwise leave the other cores idle.
     let loaded_repos: Vec<RepoLoad> =
         sources.par_iter().map(|source| load_repo(root, source, &config.suppress, &read)).collect();
-    let skills_read = loaded_repos.iter().map(|r| r.skills_read).sum();
+    let reads = Reads {
+        skills_read: loaded_repos.iter().map(|r| r.skills_read).sum(),
+        skills_hashed: loaded_repos.iter().map(|r| r.skills_hashed).sum(),
+    };
     for ((source, (history, history_diag)), loaded) in sources.into_iter().zip(histories).zip(loaded_repos) {
         diagnostics.extend(history_diag);
         let RepoLoad { license: repo_license, loaded, .. } = loaded;
@@ -331,7 +345,7 @@ fn assemble_catalog(root: &Path, config: Config, found: Found, progress: &Progre
     if unchanged.as_deref() != Some(memo.key.as_str()) {
         cache::save_similar(root, memo);
     }
-    (Catalog { config, repos, skills, diagnostics, relations }, skills_read)
+    (Catalog { config, repos, skills, diagnostics, relations }, reads)
 }
 
 /// The catalog's own `data/taxonomy.toml` when it has one, else the embedded default.
@@ -358,6 +372,13 @@ struct RepoLoad {
     /// Per skill folder, in discovery order, with its cache key.
     loaded: Vec<(String, Loaded)>,
     skills_read: usize,
+    skills_hashed: usize,
+}
+
+/// How much of the sources a build read again.
+struct Reads {
+    skills_read: usize,
+    skills_hashed: usize,
 }
 
 /// Loads the skills of one repository: from its cache pack when a skill's key (its files'
@@ -378,29 +399,55 @@ fn load_repo(
     );
     let context = skill_context(source, repo_license_text.as_ref(), suppress);
     let mut pack = cache::SkillPack::<Loaded>::load(root, &source.repo.full());
-    let keys: Vec<String> = source.skills.par_iter().map(|dir| skill_key(&context, dir)).collect();
-    let keyed: Vec<(String, Option<Loaded>)> = keys
-        .into_iter()
-        .map(|key| {
-            let hit = pack.take(&key);
-            (key, hit)
+    let settled_before = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+        .saturating_sub(SETTLE_NANOS);
+    // Per folder: its key, from its stat signature when that is unchanged, else from its bytes;
+    // and the signature to keep, when its files have settled.
+    let keys: Vec<(String, Option<String>, bool)> = source
+        .skills
+        .par_iter()
+        .map(|dir| {
+            let stat = stat_signature(&context, dir);
+            match pack.key_by_stat(&stat) {
+                Some(key) => (key, Some(stat), false),
+                None => {
+                    let settled = dir.files.iter().all(|f| f.modified < settled_before && f.changed < settled_before);
+                    (skill_key(&context, dir), settled.then_some(stat), true)
+                }
+            }
         })
         .collect();
-    let skills_read = keyed.iter().filter(|(_, hit)| hit.is_none()).count();
-    let stale = !pack.is_empty() || skills_read > 0;
-    let loaded: Vec<(String, Loaded)> = keyed
+    // A folder hashed again whose signature can now be kept makes the pack worth saving.
+    let mut newly_settled = false;
+    let mut hashed = 0;
+    let keyed: Vec<(String, Option<String>, Option<Loaded>)> = keys
+        .into_iter()
+        .map(|(key, stat, from_bytes)| {
+            newly_settled |= from_bytes && stat.is_some();
+            hashed += usize::from(from_bytes);
+            let hit = pack.take(&key);
+            (key, stat, hit)
+        })
+        .collect();
+    let skills_read = keyed.iter().filter(|(_, _, hit)| hit.is_none()).count();
+    let skills_hashed = hashed;
+    let stale = !pack.is_empty() || skills_read > 0 || newly_settled;
+    let loaded: Vec<cache::PackEntry<Loaded>> = keyed
         .into_par_iter()
         .zip(source.skills.par_iter())
-        .map(|((key, hit), dir)| {
+        .map(|((key, stat, hit), dir)| {
             let loaded = hit.unwrap_or_else(|| read_skill(source, dir, repo_license_text.as_ref(), suppress));
             read.tick();
-            (key, loaded)
+            (key, stat, loaded)
         })
         .collect();
     if stale {
         cache::SkillPack::save(root, &source.repo.full(), &loaded);
     }
-    RepoLoad { license, loaded, skills_read }
+    let loaded = loaded.into_iter().map(|(key, _, loaded)| (key, loaded)).collect();
+    RepoLoad { license, loaded, skills_read, skills_hashed }
 }
 
 /// What reading one skill folder yields: everything about the skill that depends only on its
@@ -448,6 +495,26 @@ fn skill_context(
         context.text(name).text(text);
     }
     context
+}
+
+/// How long a file must have been left alone before its stat signature stands for its bytes:
+/// longer than any file system's clock tick, so that a write just after a read changes the time.
+const SETTLE_NANOS: u64 = 2_000_000_000;
+
+/// A skill folder's stat signature: its context, and every file's path, size, modification
+/// and status-change times and inode. Unchanged, it stands for the folder's cache key.
+fn stat_signature(context: &cache::Fingerprint, dir: &discover::SkillDir) -> String {
+    let mut stat = context.clone();
+    stat.text("stat").text(&dir.dir.to_string_lossy()).text(&dir.skill_file);
+    for file in &dir.files {
+        stat.text(&file.path)
+            .number(file.size)
+            .number(file.modified)
+            .number(file.inode)
+            .number(file.changed)
+            .number(u64::from(file.is_symlink));
+    }
+    stat.finish()
 }
 
 /// The cache key of one skill folder: its context and every file's path and bytes (a link by

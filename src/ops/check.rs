@@ -187,6 +187,8 @@ fn targets_for(path: &Path, no_ignore: bool) -> Result<Vec<Target>> {
                 size: meta.len(),
                 is_symlink: false,
                 modified: discover::modified_nanos(&meta),
+                inode: discover::status(&meta).0,
+                changed: discover::status(&meta).1,
             }],
         };
         let folder_name = parent.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();

@@ -108,7 +108,7 @@ mod tests {
     use super::*;
 
     fn file(path: &str, size: u64) -> SkillFile {
-        SkillFile { path: path.into(), size, is_symlink: false, modified: 0 }
+        SkillFile { path: path.into(), size, is_symlink: false, modified: 0, inode: 0, changed: 0 }
     }
 
     #[test]

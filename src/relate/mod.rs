@@ -40,7 +40,7 @@ pub fn relate(skills: &[Skill], taxonomy: &Taxonomy, earlier: Option<SimilarMemo
     let mut topics: Vec<Topics> = skills.par_iter().map(|s| taxonomy.classify(s)).collect();
     one_name_per_id(&mut topics);
     let inputs: Vec<similar::SimilarInput> = skills
-        .iter()
+        .par_iter()
         .zip(&topics)
         .map(|(skill, topics)| similar::SimilarInput {
             topics,
