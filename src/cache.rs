@@ -142,7 +142,8 @@ pub fn forget(out: &Path) {
 }
 
 /// The skills of one repository as last read, by cache key
-/// (`.catalog/cache/skills/<owner>/<name>.json` under the catalog root). A pack is rewritten
+/// (`.catalog/cache/skills/<owner>/<name>.msgpack` under the catalog root: MessagePack, smaller
+/// and quicker to read and write than JSON for a cache nobody reads by hand). A pack is rewritten
 /// whole when any of its skills changed; at a few hundred skills per repository that is a few
 /// megabytes.
 ///
@@ -161,7 +162,7 @@ pub type PackEntry<T> = (String, Option<String>, T);
 
 impl<T: Serialize + serde::de::DeserializeOwned> SkillPack<T> {
     fn path(root: &Path, repo: &str) -> PathBuf {
-        root.join(".catalog").join("cache").join("skills").join(format!("{repo}.json"))
+        root.join(".catalog").join("cache").join("skills").join(format!("{repo}.msgpack"))
     }
 
     /// The pack of `repo`, empty when there is none or it cannot be read (it was written by
@@ -169,7 +170,7 @@ impl<T: Serialize + serde::de::DeserializeOwned> SkillPack<T> {
     pub fn load(root: &Path, repo: &str) -> SkillPack<T> {
         let list = std::fs::read(Self::path(root, repo))
             .ok()
-            .and_then(|bytes| serde_json::from_slice::<Vec<PackEntry<T>>>(&bytes).ok())
+            .and_then(|bytes| rmp_serde::from_slice::<Vec<PackEntry<T>>>(&bytes).ok())
             .unwrap_or_default();
         let mut pack = SkillPack { entries: Default::default(), keys_by_stat: Default::default() };
         for (key, stat, value) in list {
@@ -198,8 +199,8 @@ impl<T: Serialize + serde::de::DeserializeOwned> SkillPack<T> {
     /// Replaces the pack of `repo` with `entries`; a cache that cannot be written only costs the
     /// next build time.
     pub fn save(root: &Path, repo: &str, entries: &[PackEntry<T>]) {
-        if let Ok(json) = serde_json::to_vec(entries) {
-            write_whole(&Self::path(root, repo), &json);
+        if let Ok(bytes) = rmp_serde::to_vec(entries) {
+            write_whole(&Self::path(root, repo), &bytes);
         }
     }
 }
