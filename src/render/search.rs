@@ -9,8 +9,9 @@
 //! Documents are numbered in title order, so ties in the browser sort alphabetically.
 //! `static/search.js` reads these files; keep the two in step.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::error::Result;
@@ -81,54 +82,55 @@ pub fn terms(text: &str) -> impl Iterator<Item = String> + '_ {
     })
 }
 
-/// Writes the index; returns the filter values, which the search page offers.
-pub fn write_index(catalog: &Catalog, out: &SiteWriter) -> Result<Facets> {
-    let mut order: Vec<usize> = (0..catalog.skills.len()).collect();
-    order.sort_by_cached_key(|&i| (catalog.skills[i].analysis.digest.title.to_lowercase(), i));
+/// What one skill adds to the index.
+struct Entry {
+    /// Its terms, each with the highest weight it has in the skill.
+    terms: Vec<(String, u8)>,
+    /// (filter, value id, value label).
+    facets: Vec<(&'static str, String, String)>,
+    doc: Doc,
+}
 
-    let mut docs = Vec::with_capacity(order.len());
-    let mut postings: BTreeMap<String, BTreeMap<u32, u8>> = BTreeMap::new();
-    let mut facet_docs: BTreeMap<&'static str, BTreeMap<(String, String), Vec<u32>>> = BTreeMap::new();
-    for (doc, &i) in order.iter().enumerate() {
-        let doc = doc as u32;
-        let skill = &catalog.skills[i];
-        let repo = &catalog.repos[skill.repo];
-        let topics = &catalog.relations.topics[i];
-        let title = &skill.analysis.digest.title;
-        let (verdict_id, verdict_label) = facets::verdict(skill);
-        let mut add = |text: &str, weight: u8| {
-            for term in terms(text) {
-                let entry = postings.entry(term).or_default().entry(doc).or_default();
-                *entry = (*entry).max(weight);
-            }
-        };
-        add(title, 3);
-        add(&skill.name.replace('-', " "), 3);
-        add(&skill.name, 3);
-        for tag in &topics.tags {
-            add(tag, 2);
+fn entry(catalog: &Catalog, i: usize) -> Entry {
+    let skill = &catalog.skills[i];
+    let repo = &catalog.repos[skill.repo];
+    let topics = &catalog.relations.topics[i];
+    let title = &skill.analysis.digest.title;
+    let (verdict_id, verdict_label) = facets::verdict(skill);
+    let mut weights: std::collections::HashMap<String, u8> = std::collections::HashMap::new();
+    let mut add = |text: &str, weight: u8| {
+        for term in terms(text) {
+            let entry = weights.entry(term).or_default();
+            *entry = (*entry).max(weight);
         }
-        for topic in topics.categories.iter().chain(&topics.products) {
-            add(&topic.name, 2);
-        }
-        add(&repo.id.full(), 2);
-        add(&skill.description, 1);
+    };
+    add(title, 3);
+    add(&skill.name.replace('-', " "), 3);
+    add(&skill.name, 3);
+    for tag in &topics.tags {
+        add(tag, 2);
+    }
+    for topic in topics.categories.iter().chain(&topics.products) {
+        add(&topic.name, 2);
+    }
+    add(&repo.id.full(), 2);
+    add(&skill.description, 1);
 
-        let mut facet = |name: &'static str, id: String, label: String| {
-            facet_docs.entry(name).or_default().entry((id, label)).or_default().push(doc);
-        };
-        for c in &topics.categories {
-            facet("category", c.id.clone(), c.name.clone());
-        }
-        for agent in facets::agents(skill) {
-            let name =
-                crate::agents::AGENTS.agents.iter().find(|a| a.id == agent).map(|a| a.name.clone()).unwrap_or_default();
-            facet("agent", agent.to_string(), name);
-        }
-        facet("license", crate::model::slugify(&facets::license_id(skill)), skill.analysis.license.label.clone());
-        facet("verdict", verdict_id.to_string(), verdict_label.to_string());
-
-        docs.push(Doc {
+    let mut facets = Vec::new();
+    for c in &topics.categories {
+        facets.push(("category", c.id.clone(), c.name.clone()));
+    }
+    for agent in facets::agents(skill) {
+        let name =
+            crate::agents::AGENTS.agents.iter().find(|a| a.id == agent).map(|a| a.name.clone()).unwrap_or_default();
+        facets.push(("agent", agent.to_string(), name));
+    }
+    facets.push(("license", crate::model::slugify(&facets::license_id(skill)), skill.analysis.license.label.clone()));
+    facets.push(("verdict", verdict_id.to_string(), verdict_label.to_string()));
+    Entry {
+        terms: weights.into_iter().collect(),
+        facets,
+        doc: Doc {
             t: title.clone(),
             r: repo.id.full(),
             u: skill.url_path(repo),
@@ -136,20 +138,42 @@ pub fn write_index(catalog: &Catalog, out: &SiteWriter) -> Result<Facets> {
             c: topics.categories.iter().map(|c| c.name.clone()).collect(),
             l: skill.analysis.license.label.clone(),
             v: verdict_label.to_string(),
-        });
+        },
+    }
+}
+
+/// Writes the index; returns the filter values, which the search page offers.
+pub fn write_index(catalog: &Catalog, out: &SiteWriter) -> Result<Facets> {
+    let mut order: Vec<usize> = (0..catalog.skills.len()).collect();
+    order.par_sort_by_cached_key(|&i| (catalog.skills[i].analysis.digest.title.to_lowercase(), i));
+    // Each skill's part in parallel, then merged in document order, so that every posting list
+    // is sorted by document.
+    let entries: Vec<Entry> = order.par_iter().map(|&i| entry(catalog, i)).collect();
+
+    let mut docs = Vec::with_capacity(entries.len());
+    let mut postings: HashMap<String, Vec<u32>> = HashMap::new();
+    let mut facet_docs: BTreeMap<&'static str, BTreeMap<(String, String), Vec<u32>>> = BTreeMap::new();
+    for (doc, entry) in entries.into_iter().enumerate() {
+        let doc = doc as u32;
+        for (term, weight) in entry.terms {
+            postings.entry(term).or_default().extend([doc, u32::from(weight)]);
+        }
+        for (name, id, label) in entry.facets {
+            facet_docs.entry(name).or_default().entry((id, label)).or_default().push(doc);
+        }
+        docs.push(entry.doc);
     }
 
-    for (n, chunk) in docs.chunks(DOC_SHARD).enumerate() {
-        out.write(&format!("search/docs/{n}.json"), &serde_json::to_vec(chunk).expect("docs serialise"))?;
-    }
-    let mut shards: BTreeMap<String, BTreeMap<&str, Vec<u32>>> = BTreeMap::new();
-    for (term, docs) in &postings {
-        let flat = docs.iter().flat_map(|(doc, weight)| [*doc, u32::from(*weight)]).collect();
+    docs.par_chunks(DOC_SHARD).enumerate().try_for_each(|(n, chunk)| {
+        out.write(&format!("search/docs/{n}.json"), &serde_json::to_vec(chunk).expect("docs serialise"))
+    })?;
+    let mut shards: BTreeMap<String, BTreeMap<&str, &Vec<u32>>> = BTreeMap::new();
+    for (term, flat) in &postings {
         shards.entry(shard_key(term)).or_default().insert(term, flat);
     }
-    for (key, terms) in &shards {
-        out.write(&format!("search/terms/{key}.json"), &serde_json::to_vec(terms).expect("terms serialise"))?;
-    }
+    shards.par_iter().try_for_each(|(key, terms)| {
+        out.write(&format!("search/terms/{key}.json"), &serde_json::to_vec(terms).expect("terms serialise"))
+    })?;
     let mut meta = Meta { docs: docs.len(), doc_shard: DOC_SHARD, facets: BTreeMap::new() };
     for (name, values) in &facet_docs {
         let mut list = Vec::new();
