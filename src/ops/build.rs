@@ -570,6 +570,9 @@ fn read_skill(
     let name = parsed.frontmatter.name.clone().unwrap_or_else(|| folder_name.clone());
     let description = parsed.frontmatter.description.clone().unwrap_or_default();
     let mut parsed = parsed;
+    // The outline served analysis and the scanner, whose results the pages read; neither the
+    // cache nor the catalog keeps it (about a quarter of a skill's size in both).
+    parsed.outline = Default::default();
     if parsed.frontmatter.name.is_none() {
         parsed.diagnostics.push(Diagnostic::warning(
             &path,
