@@ -195,16 +195,17 @@ struct ApiRepo<'a> {
 
 /// `api/skills.json` with every skill, and `api/repos/<owner>/<repo>.json` with each repository's.
 pub fn write_api(catalog: &Catalog, out: &SiteWriter) -> Result<()> {
-    let skills: Vec<ApiSkill> = (0..catalog.skills.len()).map(|i| api_skill(catalog, i)).collect();
-    for repo in &catalog.repos {
-        let Some(&first) = repo.skills.first() else { continue };
+    use rayon::prelude::*;
+    let skills: Vec<ApiSkill> = (0..catalog.skills.len()).into_par_iter().map(|i| api_skill(catalog, i)).collect();
+    catalog.repos.par_iter().try_for_each(|repo| {
+        let Some(&first) = repo.skills.first() else { return Ok(()) };
         let file = ApiRepo {
             repo: repo.id.full(),
             count: repo.skills.len(),
             skills: repo.skills.iter().map(|&i| &skills[i]).collect(),
         };
-        out.write(&skills[first].api, &serde_json::to_vec_pretty(&file).expect("repository serialises"))?;
-    }
+        out.write(&skills[first].api, &serde_json::to_vec_pretty(&file).expect("repository serialises"))
+    })?;
     let index = ApiIndex { title: &catalog.config.title, count: skills.len(), skills };
     out.write("api/skills.json", &serde_json::to_vec(&index).expect("index serialises"))
 }
