@@ -155,6 +155,8 @@ pub struct Skill {
     /// The frontmatter name, else the folder name.
     pub name: String,
     pub description: String,
+    /// Tags, categories and products, as the taxonomy classifies the skill on its own.
+    pub topics: crate::relate::Topics,
     /// Dates from git; `None` is "not known".
     pub history: SkillHistory,
     /// Identical copies of the folder across the catalog.

@@ -143,6 +143,10 @@ fn incremental_rebuilds_are_byte_identical_to_clean_builds() {
 
     edit(&root.join("catalog.toml"), "title = \"", "title = \"Renamed ");
     rebuild_matches_clean(root, "catalog.toml changed");
+
+    // Skills are classified as they are read: a taxonomy change reaches cached skills.
+    edit(&root.join("data/taxonomy.toml"), "name = \"", "name = \"Renamed ");
+    rebuild_matches_clean(root, "the taxonomy changed");
 }
 
 #[test]

@@ -241,6 +241,11 @@ fn assemble_catalog(root: &Path, config: Config, found: Found, progress: &Progre
         .collect();
     let (repo_data, data_diag) = repo_data::load(root);
     diagnostics.extend(data_diag);
+    let mut taxonomy_diag = Vec::new();
+    let taxonomy = load_taxonomy(root, &mut taxonomy_diag);
+    // Skills are classified as they are read, so the taxonomy is part of every skill's key.
+    let taxonomy_id = crate::write::hex(&crate::write::hash_bytes(format!("{taxonomy:?}").as_bytes()));
+    let reading = Reading { suppress: &config.suppress, taxonomy: &taxonomy, taxonomy_id: &taxonomy_id };
 
     let mut repos = Vec::new();
     let mut skills: Vec<Skill> = Vec::new();
@@ -248,7 +253,7 @@ fn assemble_catalog(root: &Path, config: Config, found: Found, progress: &Progre
     // Repositories in parallel as well as the skills in each: loading and saving a repository's
     // cache pack is one thread's work, and would otherwise leave the other cores idle.
     let loaded_repos: Vec<RepoLoad> =
-        sources.par_iter().map(|source| load_repo(root, source, &config.suppress, &read)).collect();
+        sources.par_iter().map(|source| load_repo(root, source, &reading, &read)).collect();
     let reads = Reads {
         skills_read: loaded_repos.iter().map(|r| r.skills_read).sum(),
         skills_hashed: loaded_repos.iter().map(|r| r.skills_hashed).sum(),
@@ -338,10 +343,10 @@ fn assemble_catalog(root: &Path, config: Config, found: Found, progress: &Progre
     for skill in &mut skills {
         skill.parsed.diagnostics.clear();
     }
-    let taxonomy = load_taxonomy(root, &mut diagnostics);
+    diagnostics.extend(taxonomy_diag);
     let earlier = cache::load_similar(root);
     let unchanged = earlier.as_ref().map(|memo| memo.key.clone());
-    let (relations, memo) = relate::relate(&skills, &taxonomy, earlier);
+    let (relations, memo) = relate::relate(&skills, earlier);
     if unchanged.as_deref() != Some(memo.key.as_str()) {
         cache::save_similar(root, memo);
     }
@@ -384,10 +389,18 @@ struct Reads {
 /// Loads the skills of one repository: from its cache pack when a skill's key (its files'
 /// bytes, the repository's licence, the suppressions) is unchanged, else by reading it; then
 /// saves the pack when anything in it changed.
+/// What every skill is read with, beside its own files and its repository's licence.
+struct Reading<'a> {
+    suppress: &'a [crate::scan::suppress::Suppression],
+    taxonomy: &'a Taxonomy,
+    /// A hash of the taxonomy, for the skills' keys.
+    taxonomy_id: &'a str,
+}
+
 fn load_repo(
     root: &Path,
     source: &DiscoveredSource,
-    suppress: &[crate::scan::suppress::Suppression],
+    reading: &Reading,
     read: &crate::progress::Counter<'_>,
 ) -> RepoLoad {
     let repo_license_text =
@@ -397,7 +410,7 @@ fn load_repo(
         None,
         repo_license_text.as_ref().map(|(name, text)| LicenseText { file: name.clone(), text }),
     );
-    let context = skill_context(source, repo_license_text.as_ref(), suppress);
+    let context = skill_context(source, repo_license_text.as_ref(), reading);
     let mut pack = cache::SkillPack::<Loaded>::load(root, &source.repo.full());
     let settled_before = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -438,7 +451,7 @@ fn load_repo(
         .into_par_iter()
         .zip(source.skills.par_iter())
         .map(|((key, stat, hit), dir)| {
-            let loaded = hit.unwrap_or_else(|| read_skill(source, dir, repo_license_text.as_ref(), suppress));
+            let loaded = hit.unwrap_or_else(|| read_skill(source, dir, repo_license_text.as_ref(), reading));
             read.tick();
             (key, stat, loaded)
         })
@@ -458,6 +471,7 @@ struct LoadedSkill {
     parsed: parse::ParsedSkill,
     analysis: analyze::Analysis,
     scan: crate::scan::ScanReport,
+    topics: crate::relate::Topics,
     name: String,
     description: String,
     content_hash: Option<[u8; 32]>,
@@ -475,6 +489,7 @@ impl LoadedSkill {
             parsed: self.parsed,
             analysis: self.analysis,
             scan: self.scan,
+            topics: self.topics,
             name: self.name,
             description: self.description,
             history: Default::default(),
@@ -487,10 +502,14 @@ impl LoadedSkill {
 fn skill_context(
     source: &DiscoveredSource,
     repo_license: Option<&(String, String)>,
-    suppressions: &[crate::scan::suppress::Suppression],
+    reading: &Reading,
 ) -> cache::Fingerprint {
     let mut context = cache::Fingerprint::new();
-    context.text(&source.repo.full()).text(&source.root.to_string_lossy()).text(&format!("{suppressions:?}"));
+    context
+        .text(&source.repo.full())
+        .text(&source.root.to_string_lossy())
+        .text(&format!("{:?}", reading.suppress))
+        .text(reading.taxonomy_id);
     if let Some((name, text)) = repo_license {
         context.text(name).text(text);
     }
@@ -538,7 +557,7 @@ fn read_skill(
     source: &DiscoveredSource,
     dir: &discover::SkillDir,
     repo_license: Option<&(String, String)>,
-    suppressions: &[crate::scan::suppress::Suppression],
+    reading: &Reading,
 ) -> Loaded {
     let path = dir.skill_file_path();
     let bytes = read_skill_md(&path)?;
@@ -566,7 +585,7 @@ fn read_skill(
     });
     let prefix =
         if dir.rel_dir.is_empty() { source.repo.full() } else { format!("{}/{}", source.repo.full(), dir.rel_dir) };
-    crate::scan::suppress::apply(&mut scan.findings, suppressions, |f| format!("{prefix}/{}", f.file));
+    crate::scan::suppress::apply(&mut scan.findings, reading.suppress, |f| format!("{prefix}/{}", f.file));
     let name = parsed.frontmatter.name.clone().unwrap_or_else(|| folder_name.clone());
     let description = parsed.frontmatter.description.clone().unwrap_or_default();
     let mut parsed = parsed;
@@ -587,10 +606,12 @@ fn read_skill(
             "has no `description`; agents cannot tell when to use it",
         ));
     }
+    let topics = reading.taxonomy.classify_parts(&parsed.frontmatter, &name, &description, &analysis);
     Ok(LoadedSkill {
         parsed,
         analysis,
         scan,
+        topics,
         name,
         description,
         content_hash: copies::content_hash(&dir.dir, &dir.files),

@@ -34,10 +34,11 @@ pub struct SimilarMemo {
     pub similar: Vec<Vec<Match>>,
 }
 
-/// Topics and the similar-skill ranking; the ranking is taken from `earlier` when what it reads
+/// Topics (each skill's, as the taxonomy classified it when it was read, with names made one
+/// per id across the catalog) and the similar-skill ranking; the ranking is taken from `earlier` when what it reads
 /// is unchanged. Returns the memo for the next build.
-pub fn relate(skills: &[Skill], taxonomy: &Taxonomy, earlier: Option<SimilarMemo>) -> (Relations, SimilarMemo) {
-    let mut topics: Vec<Topics> = skills.par_iter().map(|s| taxonomy.classify(s)).collect();
+pub fn relate(skills: &[Skill], earlier: Option<SimilarMemo>) -> (Relations, SimilarMemo) {
+    let mut topics: Vec<Topics> = skills.par_iter().map(|s| s.topics.clone()).collect();
     one_name_per_id(&mut topics);
     let inputs: Vec<similar::SimilarInput> = skills
         .par_iter()

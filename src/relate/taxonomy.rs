@@ -38,14 +38,14 @@ pub struct TopicDef {
 }
 
 /// A category or product as pages show it.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Topic {
     /// URL segment.
     pub id: String,
     pub name: String,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Topics {
     /// Lower-case tags from the frontmatter.
     pub tags: Vec<String>,
@@ -65,9 +65,20 @@ impl Taxonomy {
     }
 
     pub fn classify(&self, skill: &Skill) -> Topics {
-        let fm = &skill.parsed.frontmatter;
+        self.classify_parts(&skill.parsed.frontmatter, &skill.name, &skill.description, &skill.analysis)
+    }
+
+    /// [`Taxonomy::classify`] from what it reads of a skill: its frontmatter, name, description
+    /// and analysis (headings, steps, commands).
+    pub fn classify_parts(
+        &self,
+        fm: &crate::parse::frontmatter::Frontmatter,
+        name: &str,
+        description: &str,
+        analysis: &crate::analyze::Analysis,
+    ) -> Topics {
         let mut tags: Vec<String> = Vec::new();
-        for value in frontmatter_values(skill, &["tags", "keywords", "topics"]) {
+        for value in frontmatter_values(fm, &["tags", "keywords", "topics"]) {
             for tag in value.split(',') {
                 let tag = tag.trim().trim_start_matches('#').to_lowercase();
                 if !tag.is_empty() && tag.len() <= 40 && !tags.contains(&tag) && tags.len() < MAX_TAGS {
@@ -77,15 +88,15 @@ impl Taxonomy {
         }
 
         let words = WordSet::new(
-            [fm.name.as_deref().unwrap_or(""), &skill.name.replace(['-', '_'], " "), &skill.description]
+            [fm.name.as_deref().unwrap_or(""), &name.replace(['-', '_'], " "), description]
                 .into_iter()
-                .chain(skill.analysis.digest.sections.iter().map(String::as_str))
-                .chain(skill.analysis.digest.steps.iter().map(String::as_str))
+                .chain(analysis.digest.sections.iter().map(String::as_str))
+                .chain(analysis.digest.steps.iter().map(String::as_str))
                 .chain(tags.iter().map(String::as_str)),
         );
 
         let mut categories = Vec::new();
-        for declared in frontmatter_values(skill, &["category", "categories"]) {
+        for declared in frontmatter_values(fm, &["category", "categories"]) {
             let topic = self
                 .category_named(&declared)
                 .unwrap_or_else(|| Topic { id: slugify(&declared), name: declared.clone() });
@@ -106,7 +117,7 @@ impl Taxonomy {
             }
         }
 
-        let commands: HashSet<&str> = skill.analysis.capabilities.commands.iter().map(String::as_str).collect();
+        let commands: HashSet<&str> = analysis.capabilities.commands.iter().map(String::as_str).collect();
         let products = self
             .products
             .iter()
@@ -137,8 +148,7 @@ fn topic(def: &TopicDef) -> Topic {
 }
 
 /// Values under the given keys in `metadata` or at the top level, lists flattened.
-fn frontmatter_values(skill: &Skill, keys: &[&str]) -> Vec<String> {
-    let fm = &skill.parsed.frontmatter;
+fn frontmatter_values(fm: &crate::parse::frontmatter::Frontmatter, keys: &[&str]) -> Vec<String> {
     let mut out = Vec::new();
     for key in keys {
         for value in [fm.metadata.get(*key), fm.extra.get(*key)].into_iter().flatten() {
