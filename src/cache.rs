@@ -31,6 +31,12 @@ impl Fingerprint {
         Fingerprint(hasher)
     }
 
+    /// A hasher without the binary's identity, for keys that are compared within one build or
+    /// stored beside a record of the binary.
+    pub fn blank() -> Fingerprint {
+        Fingerprint(blake3::Hasher::new())
+    }
+
     pub fn text(&mut self, text: &str) -> &mut Self {
         self.0.update(&(text.len() as u64).to_le_bytes());
         self.0.update(text.as_bytes());
@@ -40,6 +46,22 @@ impl Fingerprint {
     pub fn number(&mut self, n: u64) -> &mut Self {
         self.0.update(&n.to_le_bytes());
         self
+    }
+
+    pub fn bytes(&mut self, bytes: &[u8]) -> &mut Self {
+        self.0.update(bytes);
+        self
+    }
+
+    /// A discovered file by its path and what its metadata says: size, modification and
+    /// status-change times, inode, and whether it is a link.
+    pub fn skill_file(&mut self, file: &crate::discover::SkillFile) -> &mut Self {
+        self.text(&file.path)
+            .number(file.size)
+            .number(file.modified)
+            .number(file.inode)
+            .number(file.changed)
+            .number(u64::from(file.is_symlink))
     }
 
     /// A file by its size and modification time (not its bytes: reading every file would cost
@@ -74,6 +96,13 @@ impl Fingerprint {
 
     pub fn finish(&self) -> String {
         self.0.finalize().to_hex()[..32].to_string()
+    }
+
+    /// [`Fingerprint::finish`] as bytes.
+    pub fn hash(&self) -> Hash {
+        let mut out = [0; 16];
+        out.copy_from_slice(&self.0.finalize().as_bytes()[..16]);
+        out
     }
 }
 

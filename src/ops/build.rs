@@ -165,13 +165,7 @@ fn input_fingerprint(options: &BuildOptions, config: &Config, out: &Path, found:
         for skill in &source.skills {
             print.text(&skill.rel_dir).text(&skill.skill_file);
             for file in &skill.files {
-                print
-                    .text(&file.path)
-                    .number(file.size)
-                    .number(file.modified)
-                    .number(file.inode)
-                    .number(file.changed)
-                    .number(u64::from(file.is_symlink));
+                print.skill_file(file);
             }
         }
     }
@@ -254,10 +248,10 @@ fn assemble_catalog(root: &Path, config: Config, found: Found, progress: &Progre
     // cache pack is one thread's work, and would otherwise leave the other cores idle.
     let loaded_repos: Vec<RepoLoad> =
         sources.par_iter().map(|source| load_repo(root, source, &reading, &read)).collect();
-    let reads = Reads {
-        skills_read: loaded_repos.iter().map(|r| r.skills_read).sum(),
-        skills_hashed: loaded_repos.iter().map(|r| r.skills_hashed).sum(),
-    };
+    let reads = loaded_repos.iter().fold(Reads::default(), |sum, r| Reads {
+        skills_read: sum.skills_read + r.reads.skills_read,
+        skills_hashed: sum.skills_hashed + r.reads.skills_hashed,
+    });
     for ((source, (history, history_diag)), loaded) in sources.into_iter().zip(histories).zip(loaded_repos) {
         diagnostics.extend(history_diag);
         let RepoLoad { license: repo_license, loaded, .. } = loaded;
@@ -376,19 +370,16 @@ struct RepoLoad {
     license: analyze::license::License,
     /// Per skill folder, in discovery order, with its cache key.
     loaded: Vec<(String, Loaded)>,
-    skills_read: usize,
-    skills_hashed: usize,
+    reads: Reads,
 }
 
 /// How much of the sources a build read again.
+#[derive(Default)]
 struct Reads {
     skills_read: usize,
     skills_hashed: usize,
 }
 
-/// Loads the skills of one repository: from its cache pack when a skill's key (its files'
-/// bytes, the repository's licence, the suppressions) is unchanged, else by reading it; then
-/// saves the pack when anything in it changed.
 /// What every skill is read with, beside its own files and its repository's licence.
 struct Reading<'a> {
     suppress: &'a [crate::scan::suppress::Suppression],
@@ -397,6 +388,9 @@ struct Reading<'a> {
     taxonomy_id: &'a str,
 }
 
+/// Loads the skills of one repository: from its cache pack when a skill's key (its files'
+/// bytes, the repository's licence, the suppressions, the taxonomy) is unchanged, else by
+/// reading it; then saves the pack when anything in it changed.
 fn load_repo(
     root: &Path,
     source: &DiscoveredSource,
@@ -432,20 +426,17 @@ fn load_repo(
             }
         })
         .collect();
+    let skills_hashed = keys.iter().filter(|(_, _, from_bytes)| *from_bytes).count();
     // A folder hashed again whose signature can now be kept makes the pack worth saving.
-    let mut newly_settled = false;
-    let mut hashed = 0;
+    let newly_settled = keys.iter().any(|(_, stat, from_bytes)| *from_bytes && stat.is_some());
     let keyed: Vec<(String, Option<String>, Option<Loaded>)> = keys
         .into_iter()
-        .map(|(key, stat, from_bytes)| {
-            newly_settled |= from_bytes && stat.is_some();
-            hashed += usize::from(from_bytes);
+        .map(|(key, stat, _)| {
             let hit = pack.take(&key);
             (key, stat, hit)
         })
         .collect();
     let skills_read = keyed.iter().filter(|(_, _, hit)| hit.is_none()).count();
-    let skills_hashed = hashed;
     let stale = !pack.is_empty() || skills_read > 0 || newly_settled;
     let loaded: Vec<cache::PackEntry<Loaded>> = keyed
         .into_par_iter()
@@ -460,7 +451,7 @@ fn load_repo(
         cache::SkillPack::save(root, &source.repo.full(), &loaded);
     }
     let loaded = loaded.into_iter().map(|(key, _, loaded)| (key, loaded)).collect();
-    RepoLoad { license, loaded, skills_read, skills_hashed }
+    RepoLoad { license, loaded, reads: Reads { skills_read, skills_hashed } }
 }
 
 /// What reading one skill folder yields: everything about the skill that depends only on its
@@ -526,12 +517,7 @@ fn stat_signature(context: &cache::Fingerprint, dir: &discover::SkillDir) -> Str
     let mut stat = context.clone();
     stat.text("stat").text(&dir.dir.to_string_lossy()).text(&dir.skill_file);
     for file in &dir.files {
-        stat.text(&file.path)
-            .number(file.size)
-            .number(file.modified)
-            .number(file.inode)
-            .number(file.changed)
-            .number(u64::from(file.is_symlink));
+        stat.skill_file(file);
     }
     stat.finish()
 }
@@ -606,7 +592,7 @@ fn read_skill(
             "has no `description`; agents cannot tell when to use it",
         ));
     }
-    let topics = reading.taxonomy.classify_parts(&parsed.frontmatter, &name, &description, &analysis);
+    let topics = reading.taxonomy.classify(&parsed.frontmatter, &name, &description, &analysis);
     Ok(LoadedSkill {
         parsed,
         analysis,

@@ -178,6 +178,7 @@ fn targets_for(path: &Path, no_ignore: bool) -> Result<Vec<Target>> {
             return targets_for_dir(&parent, no_ignore);
         }
         // A single file: scanned on its own, as a folder holding only it.
+        let (inode, changed) = discover::status(&meta);
         let dir = SkillDir {
             dir: parent.clone(),
             rel_dir: String::new(),
@@ -187,8 +188,8 @@ fn targets_for(path: &Path, no_ignore: bool) -> Result<Vec<Target>> {
                 size: meta.len(),
                 is_symlink: false,
                 modified: discover::modified_nanos(&meta),
-                inode: discover::status(&meta).0,
-                changed: discover::status(&meta).1,
+                inode,
+                changed,
             }],
         };
         let folder_name = parent.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();

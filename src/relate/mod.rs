@@ -67,13 +67,8 @@ pub fn relate(skills: &[Skill], earlier: Option<SimilarMemo>) -> (Relations, Sim
 /// are copies of each other (the partition, not the hashes: an edit that leaves a skill unique
 /// leaves the ranking as it was).
 fn similar_key(inputs: &[similar::SimilarInput], k: usize) -> String {
-    let mut hasher = blake3::Hasher::new();
-    let text = |hasher: &mut blake3::Hasher, s: &str| {
-        hasher.update(&(s.len() as u64).to_le_bytes());
-        hasher.update(s.as_bytes());
-    };
-    hasher.update(&(inputs.len() as u64).to_le_bytes());
-    hasher.update(&(k as u64).to_le_bytes());
+    let mut hasher = crate::cache::Fingerprint::blank();
+    hasher.number(inputs.len() as u64).number(k as u64);
     let mut first_copy: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
     for (i, input) in inputs.iter().enumerate() {
         let t = input.topics;
@@ -82,17 +77,16 @@ fn similar_key(inputs: &[similar::SimilarInput], k: usize) -> String {
             ("p", t.products.iter().map(|p| p.id.as_str()).collect()),
             ("c", t.categories.iter().map(|c| c.id.as_str()).collect()),
         ] {
-            text(&mut hasher, kind);
-            hasher.update(&(list.len() as u64).to_le_bytes());
+            hasher.text(kind).number(list.len() as u64);
             for item in list {
-                text(&mut hasher, item);
+                hasher.text(item);
             }
         }
-        text(&mut hasher, &input.text);
+        hasher.text(&input.text);
         let class = *first_copy.entry(input.content_hash).or_insert(i);
-        hasher.update(&(class as u64).to_le_bytes());
+        hasher.number(class as u64);
     }
-    hasher.finalize().to_hex().to_string()
+    hasher.finish()
 }
 
 /// Categories and products that share a URL segment (declared as `Testing` by one skill and

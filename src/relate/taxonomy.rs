@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use serde::Deserialize;
 
-use crate::model::{Skill, slugify};
+use crate::model::slugify;
 use crate::parse::frontmatter::value_text;
 
 /// Tags kept per skill: frontmatter lists can be long and noisy.
@@ -64,13 +64,9 @@ impl Taxonomy {
         toml::from_str(text)
     }
 
-    pub fn classify(&self, skill: &Skill) -> Topics {
-        self.classify_parts(&skill.parsed.frontmatter, &skill.name, &skill.description, &skill.analysis)
-    }
-
-    /// [`Taxonomy::classify`] from what it reads of a skill: its frontmatter, name, description
+    /// A skill's topics, from what the taxonomy reads of it: its frontmatter, name, description
     /// and analysis (headings, steps, commands).
-    pub fn classify_parts(
+    pub fn classify(
         &self,
         fm: &crate::parse::frontmatter::Frontmatter,
         name: &str,

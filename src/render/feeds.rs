@@ -1,6 +1,7 @@
 //! Files for machines: sitemap, robots.txt, the Atom feed of the newest skills, and the JSON API.
 //! Every absolute URL here comes from `urls::absolute` and the catalog's base_url.
 
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::error::Result;
@@ -195,7 +196,6 @@ struct ApiRepo<'a> {
 
 /// `api/skills.json` with every skill, and `api/repos/<owner>/<repo>.json` with each repository's.
 pub fn write_api(catalog: &Catalog, out: &SiteWriter) -> Result<()> {
-    use rayon::prelude::*;
     let skills: Vec<ApiSkill> = (0..catalog.skills.len()).into_par_iter().map(|i| api_skill(catalog, i)).collect();
     catalog.repos.par_iter().try_for_each(|repo| {
         let Some(&first) = repo.skills.first() else { return Ok(()) };

@@ -10,6 +10,7 @@
 
 use rayon::prelude::*;
 
+use crate::cache::Fingerprint;
 use crate::model::Catalog;
 use crate::write::Hash;
 
@@ -22,32 +23,11 @@ pub struct InputKeys {
     skills: Vec<Hash>,
 }
 
-struct Hasher(blake3::Hasher);
-
-impl Hasher {
-    fn new(kind: &str) -> Hasher {
-        let mut hasher = Hasher(blake3::Hasher::new());
-        hasher.text(kind);
-        hasher
-    }
-    fn text(&mut self, text: &str) -> &mut Self {
-        self.0.update(&(text.len() as u64).to_le_bytes());
-        self.0.update(text.as_bytes());
-        self
-    }
-    fn number(&mut self, n: u64) -> &mut Self {
-        self.0.update(&n.to_le_bytes());
-        self
-    }
-    fn bytes(&mut self, bytes: &[u8]) -> &mut Self {
-        self.0.update(bytes);
-        self
-    }
-    fn finish(&self) -> Hash {
-        let mut out = [0; 16];
-        out.copy_from_slice(&self.0.finalize().as_bytes()[..16]);
-        out
-    }
+/// A hasher named after what it keys, so that two kinds of key never collide.
+fn hasher(kind: &str) -> Fingerprint {
+    let mut hasher = Fingerprint::blank();
+    hasher.text(kind);
+    hasher
 }
 
 impl InputKeys {
@@ -56,21 +36,21 @@ impl InputKeys {
             .repos
             .par_iter()
             .map(|repo| {
-                Hasher::new("repo")
+                hasher("repo")
                     .text(&repo.id.full())
                     .text(&repo.root.to_string_lossy())
                     .text(&format!("{:?}", repo.license))
                     .number(repo.skill_folders as u64)
                     .number(repo.skills.len() as u64)
                     .text(&format!("{:?}", repo.facts))
-                    .finish()
+                    .hash()
             })
             .collect();
         let skills = (0..catalog.skills.len())
             .into_par_iter()
             .map(|i| {
                 let skill = &catalog.skills[i];
-                let mut hasher = Hasher::new("skill");
+                let mut hasher = hasher("skill");
                 hasher
                     .text(&skill.key)
                     .bytes(&repos[skill.repo])
@@ -89,7 +69,7 @@ impl InputKeys {
                         .text(&canonical_repo.id.full())
                         .text(&canonical.dir.rel_dir);
                 }
-                hasher.finish()
+                hasher.hash()
             })
             .collect();
         InputKeys { skills }
@@ -98,7 +78,7 @@ impl InputKeys {
     /// The key of skill `index`'s page: the skill, the skills it shows (more from its
     /// repository, similar skills), its topics' links and the shared page frame.
     pub fn skill_page(&self, catalog: &Catalog, topic_index: &TopicIndex, site: &SiteCtx, index: usize) -> Hash {
-        let mut hasher = Hasher::new("skill page");
+        let mut hasher = hasher("skill page");
         hasher.bytes(&self.skills[index]);
         hasher.text(&serde_json::to_string(site).expect("site context serialises"));
         for other in skill_page::more_from_repo(catalog, index) {
@@ -113,6 +93,6 @@ impl InputKeys {
         }
         let links = skill_page::topic_links(catalog, topic_index, index, &site.root);
         hasher.text(&serde_json::to_string(&links).expect("topic links serialise"));
-        hasher.finish()
+        hasher.hash()
     }
 }

@@ -107,8 +107,13 @@ pub fn topic_rows(
 /// Every skill, sorted by title.
 pub fn skills_by_title(catalog: &Catalog) -> Vec<usize> {
     let mut order: Vec<usize> = (0..catalog.skills.len()).collect();
-    order.sort_by_cached_key(|&i| (catalog.skills[i].analysis.digest.title.to_lowercase(), i));
+    sort_by_title(catalog, &mut order);
     order
+}
+
+/// Sorts skills by title, case aside, ties in catalog order.
+pub fn sort_by_title(catalog: &Catalog, skills: &mut [usize]) {
+    skills.par_sort_by_cached_key(|&i| (catalog.skills[i].analysis.digest.title.to_lowercase(), i));
 }
 
 /// The topic pages of one kind: an index of topics, then a listing per topic.
@@ -136,7 +141,7 @@ pub fn write_topics(
     let groups: Vec<_> = groups.iter().collect();
     let listings = groups.into_par_iter().map(|(topic, skills)| {
         let mut skills = skills.clone();
-        skills.sort_by_cached_key(|&i| (catalog.skills[i].analysis.digest.title.to_lowercase(), i));
+        sort_by_title(catalog, &mut skills);
         let heading = match kind {
             TopicKind::Category => format!("{} skills", topic.name),
             TopicKind::Tag => format!("Skills tagged “{}”", topic.name),

@@ -144,8 +144,7 @@ fn entry(catalog: &Catalog, i: usize) -> Entry {
 
 /// Writes the index; returns the filter values, which the search page offers.
 pub fn write_index(catalog: &Catalog, out: &SiteWriter) -> Result<Facets> {
-    let mut order: Vec<usize> = (0..catalog.skills.len()).collect();
-    order.par_sort_by_cached_key(|&i| (catalog.skills[i].analysis.digest.title.to_lowercase(), i));
+    let order = super::listing::skills_by_title(catalog);
     // Each skill's part in parallel, then merged in document order, so that every posting list
     // is sorted by document.
     let entries: Vec<Entry> = order.par_iter().map(|&i| entry(catalog, i)).collect();
