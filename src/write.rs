@@ -66,7 +66,7 @@ pub struct SiteWriter {
     bytes: AtomicU64,
     /// Files whose bytes were written (the rest were already in place or linked).
     written: AtomicUsize,
-    /// Pages whose render key was unchanged, so they were not rendered again.
+    /// HTML pages whose render key was unchanged, so they were not rendered again.
     reused: AtomicUsize,
 }
 
@@ -78,7 +78,7 @@ pub struct WriteStats {
     pub bytes: u64,
     /// Files whose bytes had to be written (the others were unchanged).
     pub written: usize,
-    /// Pages not rendered again because what they are made from had not changed.
+    /// HTML pages not rendered again because what they are made from had not changed.
     pub reused_pages: usize,
     /// The generation published (see [`generation_of`]).
     pub generation: String,
@@ -148,11 +148,40 @@ impl SiteWriter {
             let entry = *entry;
             if self.place_published(path, entry.content)? {
                 self.record(path, entry);
-                self.reused.fetch_add(1, Ordering::Relaxed);
+                if path.ends_with(".html") {
+                    self.reused.fetch_add(1, Ordering::Relaxed);
+                }
                 return Ok(());
             }
         }
         self.write_keyed(path, Some(key), render()?.as_bytes())
+    }
+
+    /// Writes one file of a group: files made together from one key (the search index's
+    /// shards, say), which a later build keeps together with [`SiteWriter::keep_group`].
+    pub fn write_in_group(&self, path: &str, group: Hash, bytes: &[u8]) -> Result<()> {
+        self.write_keyed(path, Some(group), bytes)
+    }
+
+    /// Keeps every file the published site holds of `group` (see [`SiteWriter::write_in_group`]);
+    /// returns false, keeping nothing, when it holds none or one of them is gone.
+    pub fn keep_group(&self, group: Hash) -> Result<bool> {
+        let members: Vec<(&String, Entry)> =
+            self.published.iter().filter(|(_, e)| e.key == Some(group)).map(|(p, e)| (p, *e)).collect();
+        let all_there = |(path, _): &(&String, Entry)| {
+            checked_relative(path).is_ok_and(|relative| self.target.join(relative).is_file())
+        };
+        if members.is_empty() || !members.iter().all(all_there) {
+            return Ok(false);
+        }
+        for (path, entry) in members {
+            if !self.place_published(path, entry.content)? {
+                let full = self.target.join(checked_relative(path)?);
+                return Err(Error::io(&full, std::io::Error::from(std::io::ErrorKind::NotFound)));
+            }
+            self.record(path, entry);
+        }
+        Ok(true)
     }
 
     fn write_keyed(&self, path: &str, key: Option<Hash>, bytes: &[u8]) -> Result<()> {

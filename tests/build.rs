@@ -209,9 +209,13 @@ fn similar_skills_rank_the_fixture_family_first() {
     let (out, report) = build_into(&project_root());
     let site = out.path().join("site");
     let api: serde_json::Value = serde_json::from_slice(&std::fs::read(site.join("api/skills.json")).unwrap()).unwrap();
+    // Whole records are in each skill's repository file.
     let similar_of = |id: &str| -> Vec<String> {
-        let skill =
+        let brief =
             api["skills"].as_array().unwrap().iter().find(|s| s["id"] == id).unwrap_or_else(|| panic!("no {id}"));
+        let file: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(site.join(brief["api"].as_str().unwrap())).unwrap()).unwrap();
+        let skill = file["skills"].as_array().unwrap().iter().find(|s| s["id"] == id).unwrap();
         skill["similar"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect()
     };
     assert_eq!(
@@ -251,7 +255,19 @@ fn sitemap_robots_and_api_are_valid() {
     struct Index {
         title: String,
         count: usize,
-        skills: Vec<Skill>,
+        skills: Vec<Brief>,
+    }
+    #[derive(serde::Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Brief {
+        id: String,
+        name: String,
+        title: String,
+        description: String,
+        repo: String,
+        url: String,
+        api: String,
     }
     #[derive(serde::Deserialize)]
     #[serde(deny_unknown_fields)]
@@ -301,7 +317,13 @@ fn sitemap_robots_and_api_are_valid() {
             serde_json::from_slice(&std::fs::read(site.join(&skill.api)).unwrap()).expect("per-repository shape");
         assert_eq!(file.repo, skill.repo);
         assert_eq!(file.count, file.skills.len());
-        assert_eq!(file.skills.iter().filter(|s| s.id == skill.id).count(), 1, "{} lists {}", skill.api, skill.id);
+        let records: Vec<&Skill> = file.skills.iter().filter(|s| s.id == skill.id).collect();
+        assert_eq!(records.len(), 1, "{} lists {}", skill.api, skill.id);
+        let record = records[0];
+        assert_eq!(
+            (&record.name, &record.title, &record.description, &record.url, &record.api),
+            (&skill.name, &skill.title, &skill.description, &skill.url, &skill.api)
+        );
         assert!(skill.url.starts_with("https://example.github.io/sub/path/"));
     }
 }

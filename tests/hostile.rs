@@ -127,15 +127,22 @@ fn built() -> &'static Built {
     })
 }
 
-/// The JSON API's skills: (repo, folder in the repository) -> the skill's record.
+/// The JSON API's skills: (repo, folder in the repository) -> the skill's whole record, from the
+/// repository files that `api/skills.json` names.
 fn api_skills(files: &BTreeMap<String, Vec<u8>>) -> BTreeMap<(String, String), serde_json::Value> {
     let index: serde_json::Value = serde_json::from_slice(&files["api/skills.json"]).unwrap();
-    index["skills"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| ((s["repo"].as_str().unwrap().to_string(), s["path"].as_str().unwrap().to_string()), s.clone()))
-        .collect()
+    let repo_files: BTreeSet<&str> =
+        index["skills"].as_array().unwrap().iter().map(|s| s["api"].as_str().unwrap()).collect();
+    let records: BTreeMap<(String, String), serde_json::Value> = repo_files
+        .into_iter()
+        .flat_map(|file| {
+            let file: serde_json::Value = serde_json::from_slice(&files[file]).unwrap();
+            file["skills"].as_array().unwrap().clone()
+        })
+        .map(|s| ((s["repo"].as_str().unwrap().to_string(), s["path"].as_str().unwrap().to_string()), s))
+        .collect();
+    assert_eq!(records.len(), index["skills"].as_array().unwrap().len(), "every listed skill has one record");
+    records
 }
 
 #[test]

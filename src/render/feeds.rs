@@ -4,11 +4,13 @@
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::cache::Fingerprint;
 use crate::error::Result;
 use crate::model::{Catalog, Timestamp};
 use crate::write::SiteWriter;
 
 use super::facets;
+use super::keys::InputKeys;
 use super::urls::absolute;
 
 /// The sitemap protocol's limit of URLs per file.
@@ -133,11 +135,24 @@ pub struct ApiSkill {
     pub similar: Vec<String>,
 }
 
+/// `api/skills.json`: every skill in brief, each naming the file with its whole record.
 #[derive(Serialize)]
 struct ApiIndex<'a> {
     title: &'a str,
     count: usize,
-    skills: Vec<ApiSkill>,
+    skills: Vec<ApiBrief<'a>>,
+}
+
+/// A skill in `api/skills.json`. The README documents these fields; change both together.
+#[derive(Serialize)]
+struct ApiBrief<'a> {
+    id: String,
+    name: &'a str,
+    title: &'a str,
+    description: &'a str,
+    repo: String,
+    url: String,
+    api: String,
 }
 
 pub fn api_skill(catalog: &Catalog, i: usize) -> ApiSkill {
@@ -145,10 +160,7 @@ pub fn api_skill(catalog: &Catalog, i: usize) -> ApiSkill {
     let repo = &catalog.repos[skill.repo];
     let topics = &catalog.relations.topics[i];
     let caps = &skill.analysis.capabilities;
-    let id = |j: usize| {
-        let s = &catalog.skills[j];
-        format!("{}{}", catalog.repos[s.repo].url_path(), s.slug)
-    };
+    let id = |j: usize| skill_id(catalog, j);
     ApiSkill {
         id: id(i),
         name: skill.name.clone(),
@@ -188,25 +200,62 @@ pub fn repo_api_path(repo: &crate::model::Repo) -> String {
 }
 
 #[derive(Serialize)]
-struct ApiRepo<'a> {
+struct ApiRepo {
     repo: String,
     count: usize,
-    skills: Vec<&'a ApiSkill>,
+    skills: Vec<ApiSkill>,
 }
 
-/// `api/skills.json` with every skill, and `api/repos/<owner>/<repo>.json` with each repository's.
-pub fn write_api(catalog: &Catalog, out: &SiteWriter) -> Result<()> {
-    let skills: Vec<ApiSkill> = (0..catalog.skills.len()).into_par_iter().map(|i| api_skill(catalog, i)).collect();
+/// `owner/repo/skill`: a skill's id in the API.
+fn skill_id(catalog: &Catalog, i: usize) -> String {
+    let skill = &catalog.skills[i];
+    format!("{}{}", catalog.repos[skill.repo].url_path(), skill.slug)
+}
+
+/// `api/repos/<owner>/<repo>.json` with each repository's skills, and `api/skills.json` listing
+/// every skill in brief. Whole records live only in the repositories' files: no file grows with
+/// the whole catalog's text (60,000 whole records would make one 100 MB document, past what
+/// GitHub Pages accepts), and an edit rewrites one repository's file.
+pub fn write_api(catalog: &Catalog, keys: &InputKeys, out: &SiteWriter) -> Result<()> {
     catalog.repos.par_iter().try_for_each(|repo| {
-        let Some(&first) = repo.skills.first() else { return Ok(()) };
-        let file = ApiRepo {
-            repo: repo.id.full(),
-            count: repo.skills.len(),
-            skills: repo.skills.iter().map(|&i| &skills[i]).collect(),
-        };
-        out.write(&skills[first].api, &serde_json::to_vec_pretty(&file).expect("repository serialises"))
+        if repo.skills.is_empty() {
+            return Ok(());
+        }
+        // What `api_skill` reads: each skill's facts and its similar skills' ids.
+        let mut key = Fingerprint::blank();
+        key.text("api repository").bytes(&crate::cache::binary_identity()).text(&catalog.config.base_url);
+        for &i in &repo.skills {
+            key.bytes(keys.skill(i));
+            for similar in &catalog.relations.similar[i] {
+                key.text(&skill_id(catalog, similar.index));
+            }
+        }
+        out.write_page(&repo_api_path(repo), key.hash(), || {
+            let file = ApiRepo {
+                repo: repo.id.full(),
+                count: repo.skills.len(),
+                skills: repo.skills.iter().map(|&i| api_skill(catalog, i)).collect(),
+            };
+            Ok(serde_json::to_string_pretty(&file).expect("repository serialises"))
+        })
     })?;
-    let index = ApiIndex { title: &catalog.config.title, count: skills.len(), skills };
+    let skills = (0..catalog.skills.len())
+        .into_par_iter()
+        .map(|i| {
+            let skill = &catalog.skills[i];
+            let repo = &catalog.repos[skill.repo];
+            ApiBrief {
+                id: skill_id(catalog, i),
+                name: &skill.name,
+                title: &skill.analysis.digest.title,
+                description: &skill.description,
+                repo: repo.id.full(),
+                url: absolute(&catalog.config.base_url, &skill.url_path(repo)),
+                api: repo_api_path(repo),
+            }
+        })
+        .collect();
+    let index = ApiIndex { title: &catalog.config.title, count: catalog.skills.len(), skills };
     out.write("api/skills.json", &serde_json::to_vec(&index).expect("index serialises"))
 }
 

@@ -1,14 +1,21 @@
-//! Render keys of skill pages, computed from what a page is made of rather than from its built
-//! context. Building and hashing the context of every skill page costs about 100 µs a page,
-//! seconds for a large catalog, even when one skill changed; these keys cost a few hashes.
+//! Render keys computed from what a page is made of rather than from its built context.
+//! Building and hashing the context of every skill page costs about 100 µs a page, seconds for
+//! a large catalog, even when one skill changed; these keys cost a few hashes.
 //!
-//! The invariant: a skill page's key covers everything `skill_page::skill_ctx` and the page's
-//! `SiteCtx` read. A skill is covered by its cache key (its files' bytes and what they were read
-//! with: everything parsed, analyzed and scanned is a function of it) and by what the build adds
-//! afterwards (slug, history, copies, repository). When `skill_ctx` reads something new, add it
-//! here; `tests/incremental.rs` compares incremental builds with clean ones byte for byte.
+//! The invariants:
+//! - a skill page's key covers everything `skill_page::skill_ctx` and the page's `SiteCtx`
+//!   read. The skill itself is covered by its cache key (its files' bytes and what they were
+//!   read with: everything parsed, analyzed and scanned is a function of it) and by what the
+//!   build adds afterwards (slug, history, copies, repository). When `skill_ctx` reads
+//!   something new, add it here;
+//! - another skill shown on a page (a card, a row of the comparison table) is covered by what
+//!   is shown of it ([`InputKeys::shown`]): the card and the row themselves, hashed. An edit that
+//!   leaves them as they were (most body edits) re-renders no other page.
+//!
+//! `tests/incremental.rs` compares incremental builds with clean ones byte for byte.
 
 use rayon::prelude::*;
+use serde::Serialize;
 
 use crate::cache::Fingerprint;
 use crate::model::Catalog;
@@ -18,9 +25,10 @@ use super::context::SiteCtx;
 use super::skill_page;
 use super::topics::TopicIndex;
 
-/// Per-build hashes of each skill's and each repository's facts.
+/// Per-build hashes of each skill's facts, and of what other pages show of it.
 pub struct InputKeys {
     skills: Vec<Hash>,
+    shown: Vec<Hash>,
 }
 
 /// A hasher named after what it keys, so that two kinds of key never collide.
@@ -72,7 +80,38 @@ impl InputKeys {
                 hasher.hash()
             })
             .collect();
-        InputKeys { skills }
+        let shown = (0..catalog.skills.len())
+            .into_par_iter()
+            .map(|i| {
+                // Links as seen from the site root: a page's own root is part of its key.
+                let shown = (skill_page::card(catalog, i, ""), skill_page::compare_row(catalog, i, "", false));
+                let mut bytes = b"shown\0".to_vec();
+                serde_json::to_writer(&mut bytes, &shown).expect("cards serialise");
+                crate::write::hash_bytes(&bytes)
+            })
+            .collect();
+        InputKeys { skills, shown }
+    }
+
+    /// Skill `index`'s own facts: its cache key, slug, history, copies and repository.
+    pub fn skill(&self, index: usize) -> &Hash {
+        &self.skills[index]
+    }
+
+    /// What other pages show of skill `index`: its card, and its row in comparison tables.
+    pub fn shown(&self, index: usize) -> &Hash {
+        &self.shown[index]
+    }
+
+    /// The key of a page made of `frame` (its context without its cards) and the cards of
+    /// `skills`, in order.
+    pub fn with_cards(&self, frame: &impl Serialize, skills: impl IntoIterator<Item = usize>) -> Hash {
+        let mut hasher = hasher("page with cards");
+        hasher.text(&serde_json::to_string(frame).expect("page frame serialises"));
+        for skill in skills {
+            hasher.bytes(&self.shown[skill]);
+        }
+        hasher.hash()
     }
 
     /// The key of skill `index`'s page: the skill, the skills it shows (more from its
@@ -82,12 +121,12 @@ impl InputKeys {
         hasher.bytes(&self.skills[index]);
         hasher.text(&serde_json::to_string(site).expect("site context serialises"));
         for other in skill_page::more_from_repo(catalog, index) {
-            hasher.text("more").bytes(&self.skills[other]);
+            hasher.text("more").bytes(&self.shown[other]);
         }
         for m in &catalog.relations.similar[index] {
             hasher
                 .text("similar")
-                .bytes(&self.skills[m.index])
+                .bytes(&self.shown[m.index])
                 .number(m.shared as u64)
                 .number(u64::from(m.text.to_bits()));
         }

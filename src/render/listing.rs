@@ -8,6 +8,7 @@ use crate::model::Catalog;
 use crate::write::SiteWriter;
 
 use super::context::*;
+use super::keys::InputKeys;
 use super::skill_page::card;
 use super::topics::{TopicIndex, TopicKind};
 use super::urls::{compact_count, path_to_root};
@@ -25,55 +26,105 @@ pub fn page_dir(base: &str, n: usize) -> String {
     if n <= 1 { base.to_string() } else { format!("{base}page/{n}/") }
 }
 
-/// Writes a paginated listing of `skills` under `base` (e.g. `categories/data/`). Returns the
-/// folders written.
-#[allow(clippy::too_many_arguments)]
-pub fn write_listing(
-    catalog: &Catalog,
-    renderer: &Renderer,
-    out: &SiteWriter,
-    site: &SiteFn,
-    base: &str,
-    heading: &str,
-    intro: &str,
-    parent: (&str, &str),
-    skills: &[usize],
-) -> Result<Vec<String>> {
-    let total_pages = skills.len().div_ceil(PAGE_SIZE).max(1);
-    (1..=total_pages)
-        .into_par_iter()
-        .map(|n| {
-            let dir = page_dir(base, n);
-            let root = path_to_root(&dir);
-            let link = |k: usize| format!("{root}{}", page_dir(base, k));
-            let chunk = skills.iter().skip((n - 1) * PAGE_SIZE).take(PAGE_SIZE);
-            let page = ListingPage {
-                site: site(&dir),
-                heading: if n > 1 { format!("{heading} (page {n} of {total_pages})") } else { heading.to_string() },
-                intro: intro.to_string(),
-                parent_name: parent.0.to_string(),
-                parent_href: if parent.0.is_empty() { String::new() } else { format!("{root}{}", parent.1) },
-                total: skills.len(),
-                cards: chunk.map(|&i| card(catalog, i, &root)).collect(),
-                pagination: Pagination {
-                    current: n,
-                    total: total_pages,
-                    prev: if n > 1 { link(n - 1) } else { String::new() },
-                    next: if n < total_pages { link(n + 1) } else { String::new() },
-                    pages: page_window(n, total_pages)
-                        .into_iter()
-                        .scan(0, |last, k| {
-                            let gap_before = k > *last + 1 && *last > 0;
-                            *last = k;
-                            Some(PageLink { number: k, href: link(k), current: k == n, gap_before })
-                        })
-                        .collect(),
-                },
+/// What listing pages are written with.
+pub struct Listings<'a> {
+    pub catalog: &'a Catalog,
+    pub renderer: &'a Renderer,
+    pub out: &'a SiteWriter,
+    pub site: &'a SiteFn<'a>,
+    pub keys: &'a InputKeys,
+}
+
+impl Listings<'_> {
+    /// Writes a paginated listing of `skills` under `base` (e.g. `categories/data/`). Returns
+    /// the folders written.
+    pub fn write_listing(
+        &self,
+        base: &str,
+        heading: &str,
+        intro: &str,
+        parent: (&str, &str),
+        skills: &[usize],
+    ) -> Result<Vec<String>> {
+        let total_pages = skills.len().div_ceil(PAGE_SIZE).max(1);
+        (1..=total_pages)
+            .into_par_iter()
+            .map(|n| {
+                let dir = page_dir(base, n);
+                let root = path_to_root(&dir);
+                let link = |k: usize| format!("{root}{}", page_dir(base, k));
+                let chunk = &skills[((n - 1) * PAGE_SIZE).min(skills.len())..(n * PAGE_SIZE).min(skills.len())];
+                let mut page = ListingPage {
+                    site: (self.site)(&dir),
+                    heading: if n > 1 { format!("{heading} (page {n} of {total_pages})") } else { heading.to_string() },
+                    intro: intro.to_string(),
+                    parent_name: parent.0.to_string(),
+                    parent_href: if parent.0.is_empty() { String::new() } else { format!("{root}{}", parent.1) },
+                    total: skills.len(),
+                    cards: Vec::new(),
+                    pagination: Pagination {
+                        current: n,
+                        total: total_pages,
+                        prev: if n > 1 { link(n - 1) } else { String::new() },
+                        next: if n < total_pages { link(n + 1) } else { String::new() },
+                        pages: page_window(n, total_pages)
+                            .into_iter()
+                            .scan(0, |last, k| {
+                                let gap_before = k > *last + 1 && *last > 0;
+                                *last = k;
+                                Some(PageLink { number: k, href: link(k), current: k == n, gap_before })
+                            })
+                            .collect(),
+                    },
+                };
+                let inputs = self.keys.with_cards(&page, chunk.iter().copied());
+                self.renderer.page_from_inputs(
+                    self.out,
+                    &format!("{dir}index.html"),
+                    "listing.html",
+                    inputs,
+                    || {
+                        page.cards = chunk.iter().map(|&i| card(self.catalog, i, &root)).collect();
+                        page
+                    },
+                )?;
+                Ok(dir)
+            })
+            .collect()
+    }
+
+    /// The topic pages of one kind: an index of topics, then a listing per topic.
+    pub fn write_topics(&self, topics: &TopicIndex, kind: TopicKind) -> Result<Vec<String>> {
+        let groups = topics.of(kind);
+        let index_dir = format!("{}/", kind.dir());
+        let root = path_to_root(&index_dir);
+        let rows = topic_rows(groups, &format!("{root}{}/", kind.dir()));
+        let (heading, intro) = match kind {
+            TopicKind::Category => {
+                ("Categories", "Every category, from the skills' frontmatter or inferred from their words.")
+            }
+            TopicKind::Tag => ("Tags", "Tags from the skills' frontmatter that more than one skill shares."),
+            TopicKind::Product => ("Works with", "Products and tools the skills name or call."),
+        };
+        let page =
+            TopicsPage { site: (self.site)(&index_dir), heading: heading.into(), intro: intro.into(), topics: rows };
+        self.renderer.page(self.out, &format!("{index_dir}index.html"), "topics.html", &page)?;
+        let groups: Vec<_> = groups.iter().collect();
+        let listings = groups.into_par_iter().map(|(topic, skills)| {
+            let mut skills = skills.clone();
+            sort_by_title(self.catalog, &mut skills);
+            let heading = match kind {
+                TopicKind::Category => format!("{} skills", topic.name),
+                TopicKind::Tag => format!("Skills tagged “{}”", topic.name),
+                TopicKind::Product => format!("Skills that work with {}", topic.name),
             };
-            renderer.page(out, &format!("{dir}index.html"), "listing.html", &page)?;
-            Ok(dir)
-        })
-        .collect()
+            let intro = format!("{} skill{}.", skills.len(), if skills.len() == 1 { "" } else { "s" });
+            let base = format!("{}/{}/", kind.dir(), topic.id);
+            self.write_listing(&base, &heading, &intro, (kind.plural(), &index_dir), &skills)
+        });
+        let listings: Vec<Vec<String>> = listings.collect::<Result<_>>()?;
+        Ok(std::iter::once(index_dir).chain(listings.into_iter().flatten()).collect())
+    }
 }
 
 /// Pages linked from page `n` of `total`: the first, the last, and two on each side of `n`.
@@ -114,45 +165,6 @@ pub fn skills_by_title(catalog: &Catalog) -> Vec<usize> {
 /// Sorts skills by title, case aside, ties in catalog order.
 pub fn sort_by_title(catalog: &Catalog, skills: &mut [usize]) {
     skills.par_sort_by_cached_key(|&i| (catalog.skills[i].analysis.digest.title.to_lowercase(), i));
-}
-
-/// The topic pages of one kind: an index of topics, then a listing per topic.
-pub fn write_topics(
-    catalog: &Catalog,
-    renderer: &Renderer,
-    out: &SiteWriter,
-    site: &SiteFn,
-    topics: &TopicIndex,
-    kind: TopicKind,
-) -> Result<Vec<String>> {
-    let groups = topics.of(kind);
-    let index_dir = format!("{}/", kind.dir());
-    let root = path_to_root(&index_dir);
-    let rows = topic_rows(groups, &format!("{root}{}/", kind.dir()));
-    let (heading, intro) = match kind {
-        TopicKind::Category => {
-            ("Categories", "Every category, from the skills' frontmatter or inferred from their words.")
-        }
-        TopicKind::Tag => ("Tags", "Tags from the skills' frontmatter that more than one skill shares."),
-        TopicKind::Product => ("Works with", "Products and tools the skills name or call."),
-    };
-    let page = TopicsPage { site: site(&index_dir), heading: heading.into(), intro: intro.into(), topics: rows };
-    renderer.page(out, &format!("{index_dir}index.html"), "topics.html", &page)?;
-    let groups: Vec<_> = groups.iter().collect();
-    let listings = groups.into_par_iter().map(|(topic, skills)| {
-        let mut skills = skills.clone();
-        sort_by_title(catalog, &mut skills);
-        let heading = match kind {
-            TopicKind::Category => format!("{} skills", topic.name),
-            TopicKind::Tag => format!("Skills tagged “{}”", topic.name),
-            TopicKind::Product => format!("Skills that work with {}", topic.name),
-        };
-        let intro = format!("{} skill{}.", skills.len(), if skills.len() == 1 { "" } else { "s" });
-        let base = format!("{}/{}/", kind.dir(), topic.id);
-        write_listing(catalog, renderer, out, site, &base, &heading, &intro, (kind.plural(), &index_dir), &skills)
-    });
-    let listings: Vec<Vec<String>> = listings.collect::<Result<_>>()?;
-    Ok(std::iter::once(index_dir).chain(listings.into_iter().flatten()).collect())
 }
 
 /// A repository as a table row on a page whose root is `root`.

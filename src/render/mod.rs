@@ -250,7 +250,7 @@ pub fn render_site(
                 href: None,
             },
         ];
-        let page = RepoPage {
+        let mut page = RepoPage {
             site: site(&dir),
             repo: RepoCtx {
                 full: repo.id.full(),
@@ -258,10 +258,14 @@ pub fn render_site(
                 owner_href: format!("{root}{}/", repo.id.owner),
                 web: repo.web_url(),
                 facts,
-                skills: repo.skills.iter().map(|&i| skill_page::card(catalog, i, &root)).collect(),
+                skills: Vec::new(),
             },
         };
-        renderer.page(out, &format!("{dir}index.html"), "repo.html", &page)?;
+        let inputs = input_keys.with_cards(&page, repo.skills.iter().copied());
+        renderer.page_from_inputs(out, &format!("{dir}index.html"), "repo.html", inputs, || {
+            page.repo.skills = repo.skills.iter().map(|&i| skill_page::card(catalog, i, &root)).collect();
+            page
+        })?;
         Ok(dir)
     });
     let repo_dirs: Vec<String> = repo_dirs.collect::<Result<_>>()?;
@@ -273,19 +277,21 @@ pub fn render_site(
         let dir = format!("{owner}/");
         let root = urls::path_to_root(&dir);
         let repos: Vec<&crate::model::Repo> = catalog.repos.iter().filter(|r| r.id.owner == owner).collect();
-        let page = OwnerPage {
+        let mut page = OwnerPage {
             site: site(&dir),
             owner: OwnerCtx {
                 owner: owner.to_string(),
                 web: format!("https://github.com/{owner}"),
                 repos: repos.iter().map(|r| listing::repo_row(r, &root)).collect(),
-                skills: repos
-                    .iter()
-                    .flat_map(|r| r.skills.iter().map(|&i| skill_page::card(catalog, i, &root)))
-                    .collect(),
+                skills: Vec::new(),
             },
         };
-        renderer.page(out, &format!("{dir}index.html"), "owner.html", &page)?;
+        let skills = || repos.iter().flat_map(|r| r.skills.iter().copied());
+        let inputs = input_keys.with_cards(&page, skills());
+        renderer.page_from_inputs(out, &format!("{dir}index.html"), "owner.html", inputs, || {
+            page.owner.skills = skills().map(|i| skill_page::card(catalog, i, &root)).collect();
+            page
+        })?;
         Ok(dir)
     });
     add_pages(owner_dirs.collect::<Result<_>>()?);
@@ -294,9 +300,10 @@ pub fn render_site(
     add_pages(vec![String::new()]);
     let all = listing::skills_by_title(catalog);
     let intro = format!("All {} skills in this catalog, by name.", all.len());
-    add_pages(listing::write_listing(catalog, renderer, out, &site, "skills/", "All skills", &intro, ("", ""), &all)?);
+    let listings = listing::Listings { catalog, renderer, out, site: &site, keys: &input_keys };
+    add_pages(listings.write_listing("skills/", "All skills", &intro, ("", ""), &all)?);
     for kind in [topics::TopicKind::Category, topics::TopicKind::Product, topics::TopicKind::Tag] {
-        add_pages(listing::write_topics(catalog, renderer, out, &site, &topic_index, kind)?);
+        add_pages(listings.write_topics(&topic_index, kind)?);
     }
     let repos_page = ReposPage { site: site("repos/"), repos: listing::repo_rows(catalog, "../") };
     renderer.page(out, "repos/index.html", "repos.html", &repos_page)?;
@@ -339,7 +346,7 @@ pub fn render_site(
 
     feeds::write_sitemap(&catalog.config.base_url, &pages, feeds::SITEMAP_MAX_URLS, out)?;
     feeds::write_feed(catalog, out)?;
-    feeds::write_api(catalog, out)?;
+    feeds::write_api(catalog, &input_keys, out)?;
     Ok(RenderStats { pages: pages.len() + 2 })
 }
 

@@ -14,6 +14,7 @@ use std::collections::{BTreeMap, HashMap};
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::cache::Fingerprint;
 use crate::error::Result;
 use crate::model::Catalog;
 use crate::relate::taxonomy::words;
@@ -86,38 +87,45 @@ pub fn terms(text: &str) -> impl Iterator<Item = String> + '_ {
 struct Entry {
     /// Its terms, each with the highest weight it has in the skill.
     terms: Vec<(String, u8)>,
-    /// (filter, value id, value label).
-    facets: Vec<(&'static str, String, String)>,
     doc: Doc,
 }
 
-fn entry(catalog: &Catalog, i: usize) -> Entry {
+/// Everything the index reads of one skill, and nothing else: the index's key hashes these, so
+/// an edit that leaves them as they were (a body edit, most often) keeps the index.
+#[derive(Serialize)]
+struct EntryInputs<'a> {
+    title: &'a str,
+    name: &'a str,
+    topics: &'a crate::relate::Topics,
+    repo: String,
+    url: String,
+    description: &'a str,
+    license: &'a str,
+    verdict: &'static str,
+    facets: Vec<(&'static str, String, String)>,
+}
+
+fn entry_inputs(catalog: &Catalog, i: usize) -> EntryInputs<'_> {
     let skill = &catalog.skills[i];
     let repo = &catalog.repos[skill.repo];
-    let topics = &catalog.relations.topics[i];
-    let title = &skill.analysis.digest.title;
-    let (verdict_id, verdict_label) = facets::verdict(skill);
-    let mut weights: std::collections::HashMap<String, u8> = std::collections::HashMap::new();
-    let mut add = |text: &str, weight: u8| {
-        for term in terms(text) {
-            let entry = weights.entry(term).or_default();
-            *entry = (*entry).max(weight);
-        }
-    };
-    add(title, 3);
-    add(&skill.name.replace('-', " "), 3);
-    add(&skill.name, 3);
-    for tag in &topics.tags {
-        add(tag, 2);
+    EntryInputs {
+        title: &skill.analysis.digest.title,
+        name: &skill.name,
+        topics: &catalog.relations.topics[i],
+        repo: repo.id.full(),
+        url: skill.url_path(repo),
+        description: &skill.description,
+        license: &skill.analysis.license.label,
+        verdict: facets::verdict(skill).1,
+        facets: skill_facets(catalog, i),
     }
-    for topic in topics.categories.iter().chain(&topics.products) {
-        add(&topic.name, 2);
-    }
-    add(&repo.id.full(), 2);
-    add(&skill.description, 1);
+}
 
+/// (filter, value id, value label) of each filter value skill `i` has.
+fn skill_facets(catalog: &Catalog, i: usize) -> Vec<(&'static str, String, String)> {
+    let skill = &catalog.skills[i];
     let mut facets = Vec::new();
-    for c in &topics.categories {
+    for c in &catalog.relations.topics[i].categories {
         facets.push(("category", c.id.clone(), c.name.clone()));
     }
     for agent in facets::agents(skill) {
@@ -126,64 +134,113 @@ fn entry(catalog: &Catalog, i: usize) -> Entry {
         facets.push(("agent", agent.to_string(), name));
     }
     facets.push(("license", crate::model::slugify(&facets::license_id(skill)), skill.analysis.license.label.clone()));
+    let (verdict_id, verdict_label) = facets::verdict(skill);
     facets.push(("verdict", verdict_id.to_string(), verdict_label.to_string()));
+    facets
+}
+
+fn entry(inputs: EntryInputs) -> Entry {
+    let mut weights: HashMap<String, u8> = HashMap::new();
+    let mut add = |text: &str, weight: u8| {
+        for term in terms(text) {
+            let entry = weights.entry(term).or_default();
+            *entry = (*entry).max(weight);
+        }
+    };
+    add(inputs.title, 3);
+    add(&inputs.name.replace('-', " "), 3);
+    add(inputs.name, 3);
+    for tag in &inputs.topics.tags {
+        add(tag, 2);
+    }
+    for topic in inputs.topics.categories.iter().chain(&inputs.topics.products) {
+        add(&topic.name, 2);
+    }
+    add(&inputs.repo, 2);
+    add(inputs.description, 1);
     Entry {
         terms: weights.into_iter().collect(),
-        facets,
         doc: Doc {
-            t: title.clone(),
-            r: repo.id.full(),
-            u: skill.url_path(repo),
-            d: shorten(&skill.description, DESCRIPTION_CHARS),
-            c: topics.categories.iter().map(|c| c.name.clone()).collect(),
-            l: skill.analysis.license.label.clone(),
-            v: verdict_label.to_string(),
+            t: inputs.title.to_string(),
+            r: inputs.repo,
+            u: inputs.url,
+            d: shorten(inputs.description, DESCRIPTION_CHARS),
+            c: inputs.topics.categories.iter().map(|c| c.name.clone()).collect(),
+            l: inputs.license.to_string(),
+            v: inputs.verdict.to_string(),
         },
     }
 }
 
-/// Writes the index; returns the filter values, which the search page offers.
+/// Writes the index, unless the published one was made from the same inputs; returns the
+/// filter values, which the search page offers.
 pub fn write_index(catalog: &Catalog, out: &SiteWriter) -> Result<Facets> {
     let order = super::listing::skills_by_title(catalog);
+    let inputs: Vec<EntryInputs> = order.par_iter().map(|&i| entry_inputs(catalog, i)).collect();
+    let mut key = Fingerprint::blank();
+    key.text("search index").bytes(&crate::cache::binary_identity()).number(DOC_SHARD as u64);
+    for chunk in inputs.chunks(DOC_SHARD) {
+        key.text(&serde_json::to_string(chunk).expect("index inputs serialise"));
+    }
+    let key = key.hash();
+
+    // Filter values, in document order.
+    let mut facet_docs: BTreeMap<&'static str, BTreeMap<(String, String), Vec<u32>>> = BTreeMap::new();
+    for (doc, entry) in inputs.iter().enumerate() {
+        for (name, id, label) in &entry.facets {
+            facet_docs.entry(name).or_default().entry((id.clone(), label.clone())).or_default().push(doc as u32);
+        }
+    }
+    let mut meta = Meta { docs: inputs.len(), doc_shard: DOC_SHARD, facets: BTreeMap::new() };
+    for (name, values) in &facet_docs {
+        let mut list: Vec<FacetValue> = values
+            .iter()
+            .map(|((id, label), ids)| FacetValue { id: id.clone(), name: label.clone(), count: ids.len() })
+            .collect();
+        list.sort_by(|a, b| b.count.cmp(&a.count).then(a.name.cmp(&b.name)));
+        meta.facets.insert(name, list);
+    }
+    if out.keep_group(key)? {
+        return Ok(meta.facets);
+    }
+
     // Each skill's part in parallel, then merged in document order, so that every posting list
     // is sorted by document.
-    let entries: Vec<Entry> = order.par_iter().map(|&i| entry(catalog, i)).collect();
-
+    let entries: Vec<Entry> = inputs.into_par_iter().map(entry).collect();
     let mut docs = Vec::with_capacity(entries.len());
     let mut postings: HashMap<String, Vec<u32>> = HashMap::new();
-    let mut facet_docs: BTreeMap<&'static str, BTreeMap<(String, String), Vec<u32>>> = BTreeMap::new();
     for (doc, entry) in entries.into_iter().enumerate() {
         let doc = doc as u32;
         for (term, weight) in entry.terms {
             postings.entry(term).or_default().extend([doc, u32::from(weight)]);
         }
-        for (name, id, label) in entry.facets {
-            facet_docs.entry(name).or_default().entry((id, label)).or_default().push(doc);
-        }
         docs.push(entry.doc);
     }
 
     docs.par_chunks(DOC_SHARD).enumerate().try_for_each(|(n, chunk)| {
-        out.write(&format!("search/docs/{n}.json"), &serde_json::to_vec(chunk).expect("docs serialise"))
+        out.write_in_group(&format!("search/docs/{n}.json"), key, &serde_json::to_vec(chunk).expect("docs serialise"))
     })?;
     let mut shards: BTreeMap<String, BTreeMap<&str, &Vec<u32>>> = BTreeMap::new();
     for (term, flat) in &postings {
         shards.entry(shard_key(term)).or_default().insert(term, flat);
     }
-    shards.par_iter().try_for_each(|(key, terms)| {
-        out.write(&format!("search/terms/{key}.json"), &serde_json::to_vec(terms).expect("terms serialise"))
+    shards.par_iter().try_for_each(|(shard, terms)| {
+        out.write_in_group(
+            &format!("search/terms/{shard}.json"),
+            key,
+            &serde_json::to_vec(terms).expect("terms serialise"),
+        )
     })?;
-    let mut meta = Meta { docs: docs.len(), doc_shard: DOC_SHARD, facets: BTreeMap::new() };
     for (name, values) in &facet_docs {
-        let mut list = Vec::new();
-        for ((id, label), ids) in values {
-            out.write(&format!("search/facets/{name}/{id}.json"), &serde_json::to_vec(ids).expect("ids serialise"))?;
-            list.push(FacetValue { id: id.clone(), name: label.clone(), count: ids.len() });
+        for ((id, _), ids) in values {
+            out.write_in_group(
+                &format!("search/facets/{name}/{id}.json"),
+                key,
+                &serde_json::to_vec(ids).expect("ids serialise"),
+            )?;
         }
-        list.sort_by(|a, b| b.count.cmp(&a.count).then(a.name.cmp(&b.name)));
-        meta.facets.insert(name, list);
     }
-    out.write("search/meta.json", &serde_json::to_vec(&meta).expect("meta serialises"))?;
+    out.write_in_group("search/meta.json", key, &serde_json::to_vec(&meta).expect("meta serialises"))?;
     Ok(meta.facets)
 }
 
