@@ -157,6 +157,9 @@ pub struct Skill {
     pub description: String,
     /// Tags, categories and products, as the taxonomy classifies the skill on its own.
     pub topics: crate::relate::Topics,
+    /// SKILL.md's text hashed, line endings aside ([`crate::relate::text_hash`]): skills with the
+    /// same text are never ranked as each other's similar skills.
+    pub text_hash: u64,
     /// Dates from git; `None` is "not known".
     pub history: SkillHistory,
     /// Identical copies of the folder across the catalog.

@@ -139,8 +139,8 @@ impl SiteWriter {
         self.write_keyed(path, None, bytes)
     }
 
-    /// Writes a page made from `key` (a hash of its template and everything it shows), calling
-    /// `render` only when the published page was not made from the same key.
+    /// Writes a page (or any file) made from `key` (a hash of its template and everything it
+    /// shows), calling `render` only when the published file was not made from the same key.
     pub fn write_page(&self, path: &str, key: Hash, render: impl FnOnce() -> Result<String>) -> Result<()> {
         // The same page minified or not is a different file.
         let key = if self.minify { key } else { hash_bytes(&[&key[..], b"as rendered"].concat()) };

@@ -200,14 +200,14 @@ struct Found {
 
 fn discover_catalog(root: &Path, config: &Config, mode: sources::Mode) -> Found {
     let (resolved, mut diagnostics) = sources::resolve(root, config, mode);
-    let mut git_at: HashMap<RepoId, sources::GitAt> = HashMap::new();
-    let mut sources: Vec<DiscoveredSource> = Vec::new();
-    for source in resolved {
-        let (found, diags) = discover::discover_source(source.repo.clone(), &source.dir);
+    // Sources are walked in parallel: walking is mostly waiting on metadata, one folder at a time.
+    let walked: Vec<(DiscoveredSource, Vec<Diagnostic>)> =
+        resolved.par_iter().map(|source| discover::discover_source(source.repo.clone(), &source.dir)).collect();
+    let git_at: HashMap<RepoId, sources::GitAt> =
+        resolved.into_iter().filter_map(|source| Some((source.repo, source.git?))).collect();
+    let mut sources: Vec<DiscoveredSource> = Vec::with_capacity(walked.len());
+    for (found, diags) in walked {
         diagnostics.extend(diags);
-        if let Some(git) = source.git {
-            git_at.insert(source.repo, git);
-        }
         sources.push(found);
     }
     sources.sort_by(|a, b| a.repo.cmp(&b.repo));
@@ -466,6 +466,7 @@ struct LoadedSkill {
     name: String,
     description: String,
     content_hash: Option<[u8; 32]>,
+    text_hash: u64,
 }
 
 type Loaded = std::result::Result<LoadedSkill, Diagnostic>;
@@ -483,6 +484,7 @@ impl LoadedSkill {
             topics: self.topics,
             name: self.name,
             description: self.description,
+            text_hash: self.text_hash,
             history: Default::default(),
             copies: copies::Copies { hash: self.content_hash, ..Default::default() },
         }
@@ -593,6 +595,7 @@ fn read_skill(
         ));
     }
     let topics = reading.taxonomy.classify(&parsed.frontmatter, &name, &description, &analysis);
+    let text_hash = crate::relate::text_hash(&parsed.text);
     Ok(LoadedSkill {
         parsed,
         analysis,
@@ -601,6 +604,7 @@ fn read_skill(
         name,
         description,
         content_hash: copies::content_hash(&dir.dir, &dir.files),
+        text_hash,
     })
 }
 

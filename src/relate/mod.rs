@@ -51,7 +51,7 @@ pub fn relate(skills: &[Skill], earlier: Option<SimilarMemo>) -> (Relations, Sim
                 .chain(std::iter::once(skill.analysis.digest.title.clone()))
                 .collect::<Vec<_>>()
                 .join(" "),
-            content_hash: text_hash(&skill.parsed.text),
+            content_hash: skill.text_hash,
         })
         .collect();
     let key = similar_key(&inputs, SIMILAR_PER_SKILL);

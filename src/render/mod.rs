@@ -214,7 +214,9 @@ pub fn render_site(
             skill: skill_page::skill_ctx(catalog, &topic_index, index),
         })?;
         if skill.analysis.license.redistributable {
-            out.write(&format!("{dir}SKILL.md"), skill.parsed.text.as_bytes())?;
+            // The text is a function of the skill's cache key: an unchanged one is not hashed again.
+            let key = crate::write::hash_bytes(format!("SKILL.md copy\0{}", skill.key).as_bytes());
+            out.write_page(&format!("{dir}SKILL.md"), key, || Ok(skill.parsed.text.clone()))?;
         }
         rendered.tick();
         Ok(())
