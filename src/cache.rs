@@ -153,14 +153,22 @@ pub fn save(record: &BuildRecord) {
 /// Writes `bytes` to a file of its own and renames it over `path`, so that readers, and other
 /// builds writing at the same time, only ever see a whole file.
 fn write_whole(path: &Path, bytes: &[u8]) {
+    write_whole_with(path, |file| file.write_all(bytes));
+}
+
+/// [`write_whole`], with the bytes written by `write` as they are made rather than gathered in
+/// memory first.
+fn write_whole_with(path: &Path, write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) {
     static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let Some(dir) = path.parent() else { return };
     let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let temp = path.with_extension(format!("tmp-{}-{n}", std::process::id()));
-    if std::fs::create_dir_all(dir).is_ok()
-        && std::fs::write(&temp, bytes).is_ok()
-        && std::fs::rename(&temp, path).is_err()
-    {
+    let written = std::fs::create_dir_all(dir).is_ok()
+        && std::fs::File::create(&temp).is_ok_and(|file| {
+            let mut file = std::io::BufWriter::with_capacity(256 * 1024, file);
+            write(&mut file).and_then(|()| std::io::Write::flush(&mut file)).is_ok()
+        });
+    if !written || std::fs::rename(&temp, path).is_err() {
         let _ = std::fs::remove_file(&temp);
     }
 }
@@ -228,9 +236,11 @@ impl<T: Serialize + serde::de::DeserializeOwned> SkillPack<T> {
     /// Replaces the pack of `repo` with `entries`; a cache that cannot be written only costs the
     /// next build time.
     pub fn save(root: &Path, repo: &str, entries: &[PackEntry<T>]) {
-        if let Ok(bytes) = rmp_serde::to_vec(entries) {
-            write_whole(&Self::path(root, repo), &bytes);
-        }
+        // Streamed to the file: a repository's pack is megabytes, and growing one buffer that
+        // large cost more than encoding it.
+        write_whole_with(&Self::path(root, repo), |file| {
+            rmp_serde::encode::write(file, entries).map_err(std::io::Error::other)
+        });
     }
 }
 

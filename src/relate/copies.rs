@@ -57,7 +57,11 @@ pub fn content_hash(dir: &Path, files: &[SkillFile]) -> Option<[u8; 32]> {
 }
 
 /// CRLF -> LF.
-fn normalise_line_endings(bytes: &[u8]) -> Vec<u8> {
+fn normalise_line_endings(bytes: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    // Most files have no CR at all: a quick scan spares the copy.
+    if !bytes.contains(&b'\r') {
+        return std::borrow::Cow::Borrowed(bytes);
+    }
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
@@ -68,7 +72,7 @@ fn normalise_line_endings(bytes: &[u8]) -> Vec<u8> {
         out.push(bytes[i]);
         i += 1;
     }
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 /// What the grouping needs to know of one skill.
