@@ -2,6 +2,8 @@
 //! only lay these out; every sentence that depends on data is composed here or in the
 //! templates from these fields, never from raw maps.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 
 use crate::agents::AgentInstall;
@@ -36,7 +38,7 @@ pub struct Card {
     pub title: String,
     pub repo: String,
     pub description: String,
-    /// Relative link from the page showing the card.
+    /// Link from the site root: templates prefix the showing page's root.
     pub href: String,
     pub tokens: String,
     pub license: String,
@@ -175,9 +177,9 @@ pub struct SkillCtx {
     pub words: usize,
     pub skill_md: SkillMd,
     pub files: Vec<FileRow>,
-    pub compare: Vec<CompareRow>,
-    pub similar: Vec<Card>,
-    pub more_from_repo: Vec<Card>,
+    pub compare: Vec<Arc<CompareRow>>,
+    pub similar: Vec<Arc<Card>>,
+    pub more_from_repo: Vec<Arc<Card>>,
     pub repo_skill_count: usize,
     pub tags: Vec<TopicLink>,
     pub works_with: Vec<TopicLink>,
@@ -220,7 +222,7 @@ pub struct RepoCtx {
     pub owner_href: String,
     pub web: String,
     pub facts: Vec<Fact>,
-    pub skills: Vec<Card>,
+    pub skills: Vec<Arc<Card>>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -235,7 +237,7 @@ pub struct OwnerCtx {
     pub owner: String,
     pub web: String,
     pub repos: Vec<RepoRow>,
-    pub skills: Vec<Card>,
+    pub skills: Vec<Arc<Card>>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -262,10 +264,10 @@ pub struct IndexPage {
     pub owner_count: usize,
     pub category_count: usize,
     pub categories: Vec<TopicRow>,
-    pub newest: Vec<Card>,
-    pub most_starred: Vec<Card>,
+    pub newest: Vec<Arc<Card>>,
+    pub most_starred: Vec<Arc<Card>>,
     /// A first page of skills, when the dated and starred lists say nothing.
-    pub some_skills: Vec<Card>,
+    pub some_skills: Vec<Arc<Card>>,
     pub repos: Vec<RepoRow>,
 }
 
@@ -314,7 +316,7 @@ pub struct ListingPage {
     pub parent_name: String,
     pub parent_href: String,
     pub total: usize,
-    pub cards: Vec<Card>,
+    pub cards: Vec<Arc<Card>>,
     pub pagination: Pagination,
 }
 

@@ -39,7 +39,7 @@ fn hasher(kind: &str) -> Fingerprint {
 }
 
 impl InputKeys {
-    pub fn new(catalog: &Catalog) -> InputKeys {
+    pub fn new(catalog: &Catalog, shown: &skill_page::Shown) -> InputKeys {
         let repos: Vec<Hash> = catalog
             .repos
             .par_iter()
@@ -83,10 +83,9 @@ impl InputKeys {
         let shown = (0..catalog.skills.len())
             .into_par_iter()
             .map(|i| {
-                // Links as seen from the site root: a page's own root is part of its key.
-                let shown = (skill_page::card(catalog, i, ""), skill_page::compare_row(catalog, i, "", false));
+                // Links are from the site root: a page's own root is part of its key.
                 let mut bytes = b"shown\0".to_vec();
-                serde_json::to_writer(&mut bytes, &shown).expect("cards serialise");
+                serde_json::to_writer(&mut bytes, &(&shown.cards[i], &shown.rows[i])).expect("cards serialise");
                 crate::write::hash_bytes(&bytes)
             })
             .collect();

@@ -9,7 +9,7 @@ use crate::write::SiteWriter;
 
 use super::context::*;
 use super::keys::InputKeys;
-use super::skill_page::card;
+use super::skill_page::Shown;
 use super::topics::{TopicIndex, TopicKind};
 use super::urls::{compact_count, path_to_root};
 use super::{Renderer, SiteFn};
@@ -33,6 +33,7 @@ pub struct Listings<'a> {
     pub out: &'a SiteWriter,
     pub site: &'a SiteFn<'a>,
     pub keys: &'a InputKeys,
+    pub shown: &'a Shown,
 }
 
 impl Listings<'_> {
@@ -84,7 +85,7 @@ impl Listings<'_> {
                     "listing.html",
                     inputs,
                     || {
-                        page.cards = chunk.iter().map(|&i| card(self.catalog, i, &root)).collect();
+                        page.cards = chunk.iter().map(|&i| self.shown.cards[i].clone()).collect();
                         page
                     },
                 )?;
@@ -183,7 +184,7 @@ pub fn repo_rows(catalog: &Catalog, root: &str) -> Vec<RepoRow> {
     catalog.repos.iter().map(|r| repo_row(r, root)).collect()
 }
 
-pub fn home(catalog: &Catalog, topics: &TopicIndex, site: &SiteFn) -> IndexPage {
+pub fn home(catalog: &Catalog, topics: &TopicIndex, shown: &Shown, site: &SiteFn) -> IndexPage {
     let mut newest: Vec<usize> =
         (0..catalog.skills.len()).filter(|&i| catalog.skills[i].history.first_seen.is_some()).collect();
     newest.sort_by_key(|&i| (std::cmp::Reverse(catalog.skills[i].history.first_seen), i));
@@ -195,7 +196,7 @@ pub fn home(catalog: &Catalog, topics: &TopicIndex, site: &SiteFn) -> IndexPage 
     repos.sort_by(|a, b| b.skills.cmp(&a.skills).then(a.full.cmp(&b.full)));
     repos.truncate(12);
     let some_skills = if newest.is_empty() && starred.is_empty() {
-        skills_by_title(catalog).into_iter().take(HOME_LIST).map(|i| card(catalog, i, "")).collect()
+        skills_by_title(catalog).into_iter().take(HOME_LIST).map(|i| shown.cards[i].clone()).collect()
     } else {
         Vec::new()
     };
@@ -208,8 +209,8 @@ pub fn home(catalog: &Catalog, topics: &TopicIndex, site: &SiteFn) -> IndexPage 
         owner_count: owners.len(),
         category_count: topics.categories.len(),
         categories,
-        newest: newest.into_iter().take(HOME_LIST).map(|i| card(catalog, i, "")).collect(),
-        most_starred: starred.into_iter().take(HOME_LIST).map(|i| card(catalog, i, "")).collect(),
+        newest: newest.into_iter().take(HOME_LIST).map(|i| shown.cards[i].clone()).collect(),
+        most_starred: starred.into_iter().take(HOME_LIST).map(|i| shown.cards[i].clone()).collect(),
         some_skills,
         repos,
     }

@@ -196,7 +196,8 @@ pub fn render_site(
     }
 
     // Skill pages: the bulk of the work, one per skill, in parallel.
-    let input_keys = keys::InputKeys::new(catalog);
+    let shown = skill_page::Shown::new(catalog);
+    let input_keys = keys::InputKeys::new(catalog, &shown);
     let rendered = progress.counter(Stage::Render, catalog.skills.len());
     (0..catalog.skills.len()).into_par_iter().try_for_each(|index| -> Result<()> {
         let skill = &catalog.skills[index];
@@ -211,7 +212,7 @@ pub fn render_site(
         let inputs = input_keys.skill_page(catalog, &topic_index, &site, index);
         renderer.page_from_inputs(out, &format!("{dir}index.html"), "skill.html", inputs, || SkillPage {
             site,
-            skill: skill_page::skill_ctx(catalog, &topic_index, index),
+            skill: skill_page::skill_ctx(catalog, &topic_index, &shown, index),
         })?;
         if skill.analysis.license.redistributable {
             // The text is a function of the skill's cache key: an unchanged one is not hashed again.
@@ -265,7 +266,7 @@ pub fn render_site(
         };
         let inputs = input_keys.with_cards(&page, repo.skills.iter().copied());
         renderer.page_from_inputs(out, &format!("{dir}index.html"), "repo.html", inputs, || {
-            page.repo.skills = repo.skills.iter().map(|&i| skill_page::card(catalog, i, &root)).collect();
+            page.repo.skills = repo.skills.iter().map(|&i| shown.cards[i].clone()).collect();
             page
         })?;
         Ok(dir)
@@ -291,18 +292,18 @@ pub fn render_site(
         let skills = || repos.iter().flat_map(|r| r.skills.iter().copied());
         let inputs = input_keys.with_cards(&page, skills());
         renderer.page_from_inputs(out, &format!("{dir}index.html"), "owner.html", inputs, || {
-            page.owner.skills = skills().map(|i| skill_page::card(catalog, i, &root)).collect();
+            page.owner.skills = skills().map(|i| shown.cards[i].clone()).collect();
             page
         })?;
         Ok(dir)
     });
     add_pages(owner_dirs.collect::<Result<_>>()?);
 
-    renderer.page(out, "index.html", "index.html", &listing::home(catalog, &topic_index, &site))?;
+    renderer.page(out, "index.html", "index.html", &listing::home(catalog, &topic_index, &shown, &site))?;
     add_pages(vec![String::new()]);
     let all = listing::skills_by_title(catalog);
     let intro = format!("All {} skills in this catalog, by name.", all.len());
-    let listings = listing::Listings { catalog, renderer, out, site: &site, keys: &input_keys };
+    let listings = listing::Listings { catalog, renderer, out, site: &site, keys: &input_keys, shown: &shown };
     add_pages(listings.write_listing("skills/", "All skills", &intro, ("", ""), &all)?);
     for kind in [topics::TopicKind::Category, topics::TopicKind::Product, topics::TopicKind::Tag] {
         add_pages(listings.write_topics(&topic_index, kind)?);

@@ -1,5 +1,9 @@
 //! The skill page's context: every section of the page, from the skill's facts.
 
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
 use crate::agents::{AGENTS, InstallVars};
 use crate::analyze::license::LicenseOrigin;
 use crate::model::{Catalog, Repo, Skill};
@@ -18,7 +22,7 @@ const NOT_KNOWN: &str = "Not known";
 /// Other skills in the compare table, beside the skill itself.
 const COMPARE_ROWS: usize = 5;
 
-pub fn skill_ctx(catalog: &Catalog, topic_index: &TopicIndex, index: usize) -> SkillCtx {
+pub fn skill_ctx(catalog: &Catalog, topic_index: &TopicIndex, shown: &Shown, index: usize) -> SkillCtx {
     let skill = &catalog.skills[index];
     let repo = &catalog.repos[skill.repo];
     let analysis = &skill.analysis;
@@ -135,15 +139,16 @@ pub fn skill_ctx(catalog: &Catalog, topic_index: &TopicIndex, index: usize) -> S
         .map(|f| FileRow { path: f.path.clone(), size: file_size(f.size), href: format!("{blob_dir}{}", f.path) })
         .collect();
 
-    let more_from_repo: Vec<Card> = more_from_repo(catalog, index).map(|other| card(catalog, other, &root)).collect();
+    let more_from_repo = more_from_repo(catalog, index).map(|other| shown.cards[other].clone()).collect();
 
-    let compare = vec![compare_row(catalog, index, &root, true)];
+    let this_row = CompareRow { is_self: true, ..CompareRow::clone(&shown.rows[index]) };
+    let compare = vec![Arc::new(this_row)];
 
     let (tags, categories, works_with) = topic_links(catalog, topic_index, index, &root);
     let similar_ids: Vec<usize> = catalog.relations.similar[index].iter().map(|m| m.index).collect();
     let mut compare = compare;
-    compare.extend(similar_ids.iter().take(COMPARE_ROWS).map(|&j| compare_row(catalog, j, &root, false)));
-    let similar: Vec<Card> = similar_ids.iter().map(|&j| card(catalog, j, &root)).collect();
+    compare.extend(similar_ids.iter().take(COMPARE_ROWS).map(|&j| shown.rows[j].clone()));
+    let similar = similar_ids.iter().map(|&j| shown.cards[j].clone()).collect();
     let faq = faq(
         skill,
         repo,
@@ -300,15 +305,33 @@ fn safety(skill: &Skill, blob_dir: &str) -> Safety {
     }
 }
 
-/// A skill as a card on another page whose root is `root`.
-pub fn card(catalog: &Catalog, index: usize, root: &str) -> Card {
+/// How every skill appears on other pages, made once per build and shared by every page that
+/// shows it (a skill page shows about twenty others): its card and its comparison-table row,
+/// with links from the site root (templates prefix the page's own root).
+pub struct Shown {
+    pub cards: Vec<Arc<Card>>,
+    pub rows: Vec<Arc<CompareRow>>,
+}
+
+impl Shown {
+    pub fn new(catalog: &Catalog) -> Shown {
+        let (cards, rows) = (0..catalog.skills.len())
+            .into_par_iter()
+            .map(|i| (Arc::new(card(catalog, i)), Arc::new(compare_row(catalog, i))))
+            .unzip();
+        Shown { cards, rows }
+    }
+}
+
+/// A skill as a card, linked from the site root.
+fn card(catalog: &Catalog, index: usize) -> Card {
     let skill = &catalog.skills[index];
     let repo = &catalog.repos[skill.repo];
     Card {
         title: skill.analysis.digest.title.clone(),
         repo: repo.id.full(),
         description: skill.description.clone(),
-        href: format!("{root}{}", skill.url_path(repo)),
+        href: skill.url_path(repo),
         tokens: format!("~{}", compact_count(skill.analysis.cost.tokens)),
         license: skill.analysis.license.label.clone(),
     }
@@ -329,15 +352,15 @@ fn alternatives(catalog: &Catalog, similar: &[usize]) -> String {
     list_with_more(&names, 4, "skill")
 }
 
-/// A row of the "Compare with similar skills" table.
-pub fn compare_row(catalog: &Catalog, index: usize, root: &str, is_self: bool) -> CompareRow {
+/// A row of the "Compare with similar skills" table, linked from the site root.
+fn compare_row(catalog: &Catalog, index: usize) -> CompareRow {
     let skill = &catalog.skills[index];
     let repo = &catalog.repos[skill.repo];
     CompareRow {
         title: skill.analysis.digest.title.clone(),
         repo: repo.id.full(),
-        href: if is_self { "./".to_string() } else { format!("{root}{}", skill.url_path(repo)) },
-        is_self,
+        href: skill.url_path(repo),
+        is_self: false,
         stars: repo.facts.stars.map(|s| compact_count(s as usize)).unwrap_or_else(|| "—".to_string()),
         used_in: match skill.copies.used_in {
             0 => "—".to_string(),
