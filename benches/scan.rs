@@ -52,7 +52,7 @@ fn main() {
                     rel_dir: dir.rel_dir.clone(),
                     folder_name: dir.folder_name(&repo).to_string(),
                     skill_file: dir.skill_file.clone(),
-                    files: read_skill_files(dir, None),
+                    files: read_skill_files(dir, &mut Default::default()),
                 });
             }
         }

@@ -42,6 +42,34 @@ impl RepoId {
     }
 }
 
+/// Bytes of a skill folder's files, read once for its cache key and handed on to the reader,
+/// the copy hash and the scanner, so that a folder being read is read once, and every stage sees
+/// the bytes its key was made from. Holds small files only, up to a budget per folder; the rest
+/// are read where they are needed, as before.
+#[derive(Debug, Default)]
+pub struct FolderBytes {
+    files: std::collections::HashMap<String, Vec<u8>>,
+}
+
+impl FolderBytes {
+    /// Files larger than this are not kept.
+    pub const MAX_FILE: u64 = 1024 * 1024;
+    /// Nor more than this in all, per folder.
+    pub const BUDGET: u64 = 8 * 1024 * 1024;
+
+    pub fn insert(&mut self, path: &str, bytes: Vec<u8>) {
+        self.files.insert(path.to_string(), bytes);
+    }
+
+    pub fn get(&self, path: &str) -> Option<&[u8]> {
+        self.files.get(path).map(Vec::as_slice)
+    }
+
+    pub fn take(&mut self, path: &str) -> Option<Vec<u8>> {
+        self.files.remove(path)
+    }
+}
+
 /// One file of a skill folder.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct SkillFile {

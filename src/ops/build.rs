@@ -410,39 +410,45 @@ fn load_repo(
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64)
         .saturating_sub(SETTLE_NANOS);
-    // Per folder: its key, from its stat signature when that is unchanged, else from its bytes;
-    // and the signature to keep, when its files have settled.
-    let keys: Vec<(String, Option<String>, bool)> = source
+    // Per folder: its key, from its stat signature when that is unchanged, else from its bytes
+    // (which are kept for reading it, if it must be read); and the signature to keep, when its
+    // files have settled.
+    let keys: Vec<(String, Option<String>, Option<discover::FolderBytes>)> = source
         .skills
         .par_iter()
         .map(|dir| {
             let stat = stat_signature(&context, dir);
             match pack.key_by_stat(&stat) {
-                Some(key) => (key, Some(stat), false),
+                Some(key) => (key, Some(stat), None),
                 None => {
                     let settled = dir.files.iter().all(|f| f.modified < settled_before && f.changed < settled_before);
-                    (skill_key(&context, dir), settled.then_some(stat), true)
+                    let (key, bytes) = skill_key(&context, dir);
+                    (key, settled.then_some(stat), Some(bytes))
                 }
             }
         })
         .collect();
-    let skills_hashed = keys.iter().filter(|(_, _, from_bytes)| *from_bytes).count();
+    let skills_hashed = keys.iter().filter(|(_, _, bytes)| bytes.is_some()).count();
     // A folder hashed again whose signature can now be kept makes the pack worth saving.
-    let newly_settled = keys.iter().any(|(_, stat, from_bytes)| *from_bytes && stat.is_some());
-    let keyed: Vec<(String, Option<String>, Option<Loaded>)> = keys
+    let newly_settled = keys.iter().any(|(_, stat, bytes)| bytes.is_some() && stat.is_some());
+    // A cache hit, or what to read the skill from.
+    type Lookup = Result<Loaded, Option<discover::FolderBytes>>;
+    let keyed: Vec<(String, Option<String>, Lookup)> = keys
         .into_iter()
-        .map(|(key, stat, _)| {
-            let hit = pack.take(&key);
+        .map(|(key, stat, bytes)| {
+            let hit = pack.take(&key).ok_or(bytes);
             (key, stat, hit)
         })
         .collect();
-    let skills_read = keyed.iter().filter(|(_, _, hit)| hit.is_none()).count();
+    let skills_read = keyed.iter().filter(|(_, _, hit)| hit.is_err()).count();
     let stale = !pack.is_empty() || skills_read > 0 || newly_settled;
     let loaded: Vec<cache::PackEntry<Loaded>> = keyed
         .into_par_iter()
         .zip(source.skills.par_iter())
         .map(|((key, stat, hit), dir)| {
-            let loaded = hit.unwrap_or_else(|| read_skill(source, dir, repo_license_text.as_ref(), reading));
+            let loaded = hit.unwrap_or_else(|bytes| {
+                read_skill(source, dir, bytes.unwrap_or_default(), repo_license_text.as_ref(), reading)
+            });
             read.tick();
             (key, stat, loaded)
         })
@@ -525,30 +531,47 @@ fn stat_signature(context: &cache::Fingerprint, dir: &discover::SkillDir) -> Str
 }
 
 /// The cache key of one skill folder: its context and every file's path and bytes (a link by
-/// where it points; links are never followed).
-fn skill_key(context: &cache::Fingerprint, dir: &discover::SkillDir) -> String {
+/// where it points; links are never followed); and the small files' bytes, for reading it.
+fn skill_key(context: &cache::Fingerprint, dir: &discover::SkillDir) -> (String, discover::FolderBytes) {
     let mut key = context.clone();
     key.text(&dir.dir.to_string_lossy()).text(&dir.skill_file);
+    let mut kept = discover::FolderBytes::default();
+    let mut budget = discover::FolderBytes::BUDGET;
     for file in &dir.files {
         let path = dir.dir.join(&file.path);
         key.text(&file.path);
         if file.is_symlink {
             key.text("link").text(&std::fs::read_link(&path).unwrap_or_default().to_string_lossy());
+        } else if file.size <= discover::FolderBytes::MAX_FILE.min(budget) {
+            let bytes = std::fs::read(&path).ok();
+            key.contents_of(bytes.as_deref());
+            if let Some(bytes) = bytes {
+                budget = budget.saturating_sub(bytes.len() as u64);
+                kept.insert(&file.path, bytes);
+            }
         } else {
             key.contents(&path);
         }
     }
-    key.finish()
+    (key.finish(), kept)
 }
 
 fn read_skill(
     source: &DiscoveredSource,
     dir: &discover::SkillDir,
+    mut read: discover::FolderBytes,
     repo_license: Option<&(String, String)>,
     reading: &Reading,
 ) -> Loaded {
     let path = dir.skill_file_path();
-    let bytes = read_skill_md(&path)?;
+    let content_hash = copies::content_hash(&dir.dir, &dir.files, &read);
+    let bytes = match read.take(&dir.skill_file) {
+        Some(bytes) if bytes.len() > parse::MAX_SKILL_MD_BYTES => {
+            return Err(parse::too_large(&path, bytes.len() as u64));
+        }
+        Some(bytes) => bytes,
+        None => read_skill_md(&path)?,
+    };
     let parsed = parse::parse_skill(&path, &bytes)?;
     let folder_name = dir.folder_name(&source.repo).to_string();
     let skill_license = discover::skill_license_file(dir).and_then(|f| {
@@ -564,7 +587,8 @@ fn read_skill(
             repo_file: repo_license.map(|(file, text)| LicenseText { file: file.clone(), text }),
         },
     );
-    let files = crate::ops::check::read_skill_files(dir, Some(&bytes));
+    read.insert(&dir.skill_file, bytes.clone());
+    let files = crate::ops::check::read_skill_files(dir, &mut read);
     let mut scan = crate::scan::scan_skill(&crate::scan::SkillInput {
         folder_name: &folder_name,
         skill_file: &dir.skill_file,
@@ -596,16 +620,7 @@ fn read_skill(
     }
     let topics = reading.taxonomy.classify(&parsed.frontmatter, &name, &description, &analysis);
     let text_hash = crate::relate::text_hash(&parsed.text);
-    Ok(LoadedSkill {
-        parsed,
-        analysis,
-        scan,
-        topics,
-        name,
-        description,
-        content_hash: copies::content_hash(&dir.dir, &dir.files),
-        text_hash,
-    })
+    Ok(LoadedSkill { parsed, analysis, scan, topics, name, description, content_hash, text_hash })
 }
 
 /// Reads a SKILL.md, never more of it than the parser accepts: a larger one is left out by its

@@ -105,16 +105,16 @@ pub struct CheckOptions {
     pub no_ignore: bool,
 }
 
-/// Reads the files of one skill folder for the scanner. `skill_bytes` is SKILL.md when the
-/// caller already read it.
-pub fn read_skill_files(dir: &SkillDir, skill_bytes: Option<&[u8]>) -> Vec<ScanFile> {
+/// Reads the files of one skill folder for the scanner, taking those already `read`.
+pub fn read_skill_files(dir: &SkillDir, read: &mut crate::discover::FolderBytes) -> Vec<ScanFile> {
     dir.files
         .iter()
         .enumerate()
         .map(|(index, file)| {
-            let given = skill_bytes.filter(|_| file.path == dir.skill_file);
+            // SKILL.md, when the caller read it, is scanned as read, whatever its size.
+            let given = if file.path == dir.skill_file { read.take(&file.path) } else { None };
             let content = if let Some(bytes) = given {
-                FileContent::Bytes(bytes.to_vec())
+                FileContent::Bytes(bytes)
             } else if file.is_symlink {
                 FileContent::Skipped(SkipReason::Symlink)
             } else if index >= MAX_SCAN_FILES {
@@ -123,6 +123,8 @@ pub fn read_skill_files(dir: &SkillDir, skill_bytes: Option<&[u8]>) -> Vec<ScanF
                 FileContent::Skipped(SkipReason::TooLarge { bytes: file.size })
             } else if is_binary_name(&file.path) {
                 FileContent::Skipped(SkipReason::Binary)
+            } else if let Some(bytes) = read.take(&file.path) {
+                FileContent::Bytes(bytes)
             } else {
                 match std::fs::read(dir.dir.join(&file.path)) {
                     Ok(bytes) => FileContent::Bytes(bytes),
@@ -253,7 +255,7 @@ pub fn check(options: &CheckOptions) -> Result<Vec<CheckedSkill>> {
     let checked = targets
         .par_iter()
         .map(|target| {
-            let files = read_skill_files(&target.dir, None);
+            let files = read_skill_files(&target.dir, &mut Default::default());
             let mut report = scan::scan_skill(&SkillInput {
                 folder_name: &target.folder_name,
                 skill_file: &target.dir.skill_file,

@@ -31,7 +31,7 @@ pub struct Copies {
 
 /// The content hash of a skill folder's files (paths relative to `dir`, as `discover` lists
 /// them). Symbolic links count by their path only.
-pub fn content_hash(dir: &Path, files: &[SkillFile]) -> Option<[u8; 32]> {
+pub fn content_hash(dir: &Path, files: &[SkillFile], read: &crate::discover::FolderBytes) -> Option<[u8; 32]> {
     let mut sorted: Vec<&SkillFile> = files.iter().collect();
     sorted.sort_by(|a, b| a.path.cmp(&b.path));
     let mut hasher = blake3::Hasher::new();
@@ -47,9 +47,15 @@ pub fn content_hash(dir: &Path, files: &[SkillFile]) -> Option<[u8; 32]> {
             hasher.update(format!("large {}\0", file.size).as_bytes());
             continue;
         }
-        buf.clear();
-        std::fs::File::open(dir.join(&file.path)).ok()?.read_to_end(&mut buf).ok()?;
-        let normalised = normalise_line_endings(&buf);
+        let bytes = match read.get(&file.path) {
+            Some(bytes) => bytes,
+            None => {
+                buf.clear();
+                std::fs::File::open(dir.join(&file.path)).ok()?.read_to_end(&mut buf).ok()?;
+                &buf
+            }
+        };
+        let normalised = normalise_line_endings(bytes);
         hasher.update(&(normalised.len() as u64).to_le_bytes());
         hasher.update(&normalised);
     }
@@ -125,12 +131,12 @@ mod tests {
             std::fs::create_dir_all(dir).unwrap();
             std::fs::write(dir.join(name), text).unwrap();
         }
-        let ha = content_hash(&a, &[file("SKILL.md", 4)]).unwrap();
-        assert_eq!(Some(ha), content_hash(&b, &[file("SKILL.md", 6)]));
-        assert_ne!(Some(ha), content_hash(&c, &[file("skill.md", 4)]));
+        let ha = content_hash(&a, &[file("SKILL.md", 4)], &Default::default()).unwrap();
+        assert_eq!(Some(ha), content_hash(&b, &[file("SKILL.md", 6)], &Default::default()));
+        assert_ne!(Some(ha), content_hash(&c, &[file("skill.md", 4)], &Default::default()));
         std::fs::write(b.join("SKILL.md"), "x\ny\nz").unwrap();
-        assert_ne!(Some(ha), content_hash(&b, &[file("SKILL.md", 5)]));
-        assert_eq!(content_hash(&a, &[file("missing", 1)]), None);
+        assert_ne!(Some(ha), content_hash(&b, &[file("SKILL.md", 5)], &Default::default()));
+        assert_eq!(content_hash(&a, &[file("missing", 1)], &Default::default()), None);
     }
 
     #[test]
