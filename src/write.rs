@@ -361,9 +361,12 @@ fn write_manifest(dir: &Path, id: &str, entries: &BTreeMap<String, Entry>) -> Re
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
     let mut text = String::with_capacity(entries.len() * 100);
     for (path, entry) in entries {
-        text.push_str(&hex(&entry.content));
+        push_hex(&mut text, &entry.content);
         text.push(' ');
-        text.push_str(&entry.key.map(|k| hex(&k)).unwrap_or_else(|| "-".into()));
+        match &entry.key {
+            Some(key) => push_hex(&mut text, key),
+            None => text.push('-'),
+        }
         text.push(' ');
         text.push_str(&entry.len.to_string());
         text.push(' ');
@@ -396,7 +399,18 @@ fn read_manifest(dir: &Path, id: &str) -> Option<Manifest> {
 }
 
 pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    let mut out = String::with_capacity(bytes.len() * 2);
+    push_hex(&mut out, bytes);
+    out
+}
+
+/// Appends `bytes` in lower-case hex: a manifest holds two hashes per file of the site.
+fn push_hex(out: &mut String, bytes: &[u8]) {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    for &byte in bytes {
+        out.push(char::from(DIGITS[usize::from(byte >> 4)]));
+        out.push(char::from(DIGITS[usize::from(byte & 15)]));
+    }
 }
 
 fn unhex(text: &str) -> Option<Hash> {

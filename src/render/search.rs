@@ -179,8 +179,12 @@ pub fn write_index(catalog: &Catalog, out: &SiteWriter) -> Result<Facets> {
     let inputs: Vec<EntryInputs> = order.par_iter().map(|&i| entry_inputs(catalog, i)).collect();
     let mut key = Fingerprint::blank();
     key.text("search index").bytes(&crate::cache::binary_identity()).number(DOC_SHARD as u64);
-    for chunk in inputs.chunks(DOC_SHARD) {
-        key.text(&serde_json::to_string(chunk).expect("index inputs serialise"));
+    let chunk_keys: Vec<crate::write::Hash> = inputs
+        .par_chunks(DOC_SHARD)
+        .map(|chunk| crate::write::hash_bytes(&serde_json::to_vec(chunk).expect("index inputs serialise")))
+        .collect();
+    for chunk_key in &chunk_keys {
+        key.bytes(chunk_key);
     }
     let key = key.hash();
 
