@@ -510,6 +510,39 @@ mod tests {
     }
 
     #[test]
+    fn a_group_is_kept_whole_while_its_key_holds() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("public");
+        let (one, two) = (hash_bytes(b"one"), hash_bytes(b"two"));
+        let build = |key: Hash, files: &[(&str, &str)], other: &str| {
+            let writer = SiteWriter::begin(&out, false).unwrap();
+            let kept = writer.keep_group(key).unwrap();
+            if !kept {
+                for (path, text) in files {
+                    writer.write_in_group(path, key, text.as_bytes()).unwrap();
+                }
+            }
+            // A file outside the group, written with no key, never joins it.
+            writer.write("other.json", other.as_bytes()).unwrap();
+            let (_, stats) = writer.publish().unwrap();
+            (kept, stats)
+        };
+        assert!(!build(one, &[("g/a.json", "a"), ("g/b.json", "b")], "x").0, "nothing to keep yet");
+        let (kept, stats) = build(one, &[], "y");
+        assert!(kept);
+        assert_eq!((read(out.join("g/a.json")), read(out.join("g/b.json"))), ("a".into(), "b".into()));
+        assert_eq!(stats.files, 3);
+        // Another key writes the group afresh; a member no longer written is gone.
+        assert!(!build(two, &[("g/a.json", "A")], "y").0);
+        assert_eq!(read(out.join("g/a.json")), "A");
+        assert!(!out.join("g/b.json").exists());
+        // A member removed by hand: the group is written again rather than kept without it.
+        std::fs::remove_file(out.join("g/a.json")).unwrap();
+        assert!(!build(two, &[("g/a.json", "A")], "y").0);
+        assert_eq!(read(out.join("g/a.json")), "A");
+    }
+
+    #[test]
     fn publishes_atomically_and_keeps_the_old_site_until_then() {
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path().join("public");
