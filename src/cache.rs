@@ -74,7 +74,6 @@ impl Fingerprint {
         }
     }
 
-    /// A file by its bytes (read in pieces: a file may be large).
     /// [`Fingerprint::contents`] of bytes already read (`None`: the file could not be read).
     pub fn contents_of(&mut self, bytes: Option<&[u8]>) -> &mut Self {
         self.number(u64::from(bytes.is_some()));
@@ -82,6 +81,7 @@ impl Fingerprint {
         self
     }
 
+    /// A file by its bytes (read in pieces: a file may be large).
     pub fn contents(&mut self, path: &Path) -> &mut Self {
         let mut file = blake3::Hasher::new();
         let read = std::fs::File::open(path).and_then(|f| file.update_reader(f).map(|_| ())).is_ok();

@@ -160,9 +160,8 @@ pub fn api_skill(catalog: &Catalog, i: usize) -> ApiSkill {
     let repo = &catalog.repos[skill.repo];
     let topics = &catalog.relations.topics[i];
     let caps = &skill.analysis.capabilities;
-    let id = |j: usize| skill_id(catalog, j);
     ApiSkill {
-        id: id(i),
+        id: skill_id(catalog, i),
         name: skill.name.clone(),
         title: skill.analysis.digest.title.clone(),
         description: skill.description.clone(),
@@ -188,7 +187,7 @@ pub fn api_skill(catalog: &Catalog, i: usize) -> ApiSkill {
         stars: repo.facts.stars,
         first_seen: skill.history.first_seen.map(|t| t.iso_date()),
         last_changed: skill.history.last_changed.map(|t| t.iso_date()),
-        similar: catalog.relations.similar[i].iter().map(|m| id(m.index)).collect(),
+        similar: catalog.relations.similar[i].iter().map(|m| skill_id(catalog, m.index)).collect(),
     }
 }
 

@@ -9,7 +9,7 @@
 //!   build adds afterwards (slug, history, copies, repository). When `skill_ctx` reads
 //!   something new, add it here;
 //! - another skill shown on a page (a card, a row of the comparison table) is covered by what
-//!   is shown of it ([`InputKeys::shown`]): the card and the row themselves, hashed. An edit that
+//!   is shown of it (`InputKeys::shown`): the card and the row themselves, hashed. An edit that
 //!   leaves them as they were (most body edits) re-renders no other page.
 //!
 //! `tests/incremental.rs` compares incremental builds with clean ones byte for byte.
@@ -95,11 +95,6 @@ impl InputKeys {
     /// Skill `index`'s own facts: its cache key, slug, history, copies and repository.
     pub fn skill(&self, index: usize) -> &Hash {
         &self.skills[index]
-    }
-
-    /// What other pages show of skill `index`: its card, and its row in comparison tables.
-    pub fn shown(&self, index: usize) -> &Hash {
-        &self.shown[index]
     }
 
     /// The key of a page made of `frame` (its context without its cards) and the cards of

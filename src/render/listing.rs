@@ -1,7 +1,10 @@
 //! Listing pages that work without JavaScript: all skills, categories, tags and products
 //! (paginated), all repositories, and the home page.
 
+use std::sync::Arc;
+
 use rayon::prelude::*;
+use serde::Serialize;
 
 use crate::error::Result;
 use crate::model::Catalog;
@@ -26,7 +29,7 @@ pub fn page_dir(base: &str, n: usize) -> String {
     if n <= 1 { base.to_string() } else { format!("{base}page/{n}/") }
 }
 
-/// What listing pages are written with.
+/// What pages of skill cards (listings, repository and owner pages) are written with.
 pub struct Listings<'a> {
     pub catalog: &'a Catalog,
     pub renderer: &'a Renderer,
@@ -37,6 +40,24 @@ pub struct Listings<'a> {
 }
 
 impl Listings<'_> {
+    /// Writes a page made of `frame` and the cards of `skills`, keyed by the frame and by what
+    /// the cards show, so that an unchanged page is neither built nor rendered again; `fill`
+    /// puts the cards into the frame.
+    pub fn write_with_cards<T: Serialize>(
+        &self,
+        path: &str,
+        template: &str,
+        mut frame: T,
+        skills: &[usize],
+        fill: impl FnOnce(&mut T, Vec<Arc<Card>>),
+    ) -> Result<()> {
+        let inputs = self.keys.with_cards(&frame, skills.iter().copied());
+        self.renderer.page_from_inputs(self.out, path, template, inputs, || {
+            fill(&mut frame, skills.iter().map(|&i| self.shown.cards[i].clone()).collect());
+            frame
+        })
+    }
+
     /// Writes a paginated listing of `skills` under `base` (e.g. `categories/data/`). Returns
     /// the folders written.
     pub fn write_listing(
@@ -54,8 +75,8 @@ impl Listings<'_> {
                 let dir = page_dir(base, n);
                 let root = path_to_root(&dir);
                 let link = |k: usize| format!("{root}{}", page_dir(base, k));
-                let chunk = &skills[((n - 1) * PAGE_SIZE).min(skills.len())..(n * PAGE_SIZE).min(skills.len())];
-                let mut page = ListingPage {
+                let chunk = &skills[(n - 1) * PAGE_SIZE..(n * PAGE_SIZE).min(skills.len())];
+                let page = ListingPage {
                     site: (self.site)(&dir),
                     heading: if n > 1 { format!("{heading} (page {n} of {total_pages})") } else { heading.to_string() },
                     intro: intro.to_string(),
@@ -78,17 +99,9 @@ impl Listings<'_> {
                             .collect(),
                     },
                 };
-                let inputs = self.keys.with_cards(&page, chunk.iter().copied());
-                self.renderer.page_from_inputs(
-                    self.out,
-                    &format!("{dir}index.html"),
-                    "listing.html",
-                    inputs,
-                    || {
-                        page.cards = chunk.iter().map(|&i| self.shown.cards[i].clone()).collect();
-                        page
-                    },
-                )?;
+                self.write_with_cards(&format!("{dir}index.html"), "listing.html", page, chunk, |page, cards| {
+                    page.cards = cards
+                })?;
                 Ok(dir)
             })
             .collect()

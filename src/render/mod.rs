@@ -198,6 +198,7 @@ pub fn render_site(
     // Skill pages: the bulk of the work, one per skill, in parallel.
     let shown = skill_page::Shown::new(catalog);
     let input_keys = keys::InputKeys::new(catalog, &shown);
+    let listings = listing::Listings { catalog, renderer, out, site: &site, keys: &input_keys, shown: &shown };
     let rendered = progress.counter(Stage::Render, catalog.skills.len());
     (0..catalog.skills.len()).into_par_iter().try_for_each(|index| -> Result<()> {
         let skill = &catalog.skills[index];
@@ -253,7 +254,7 @@ pub fn render_site(
                 href: None,
             },
         ];
-        let mut page = RepoPage {
+        let page = RepoPage {
             site: site(&dir),
             repo: RepoCtx {
                 full: repo.id.full(),
@@ -264,10 +265,8 @@ pub fn render_site(
                 skills: Vec::new(),
             },
         };
-        let inputs = input_keys.with_cards(&page, repo.skills.iter().copied());
-        renderer.page_from_inputs(out, &format!("{dir}index.html"), "repo.html", inputs, || {
-            page.repo.skills = repo.skills.iter().map(|&i| shown.cards[i].clone()).collect();
-            page
+        listings.write_with_cards(&format!("{dir}index.html"), "repo.html", page, &repo.skills, |page, cards| {
+            page.repo.skills = cards
         })?;
         Ok(dir)
     });
@@ -280,7 +279,7 @@ pub fn render_site(
         let dir = format!("{owner}/");
         let root = urls::path_to_root(&dir);
         let repos: Vec<&crate::model::Repo> = catalog.repos.iter().filter(|r| r.id.owner == owner).collect();
-        let mut page = OwnerPage {
+        let page = OwnerPage {
             site: site(&dir),
             owner: OwnerCtx {
                 owner: owner.to_string(),
@@ -289,11 +288,9 @@ pub fn render_site(
                 skills: Vec::new(),
             },
         };
-        let skills = || repos.iter().flat_map(|r| r.skills.iter().copied());
-        let inputs = input_keys.with_cards(&page, skills());
-        renderer.page_from_inputs(out, &format!("{dir}index.html"), "owner.html", inputs, || {
-            page.owner.skills = skills().map(|i| shown.cards[i].clone()).collect();
-            page
+        let skills: Vec<usize> = repos.iter().flat_map(|r| r.skills.iter().copied()).collect();
+        listings.write_with_cards(&format!("{dir}index.html"), "owner.html", page, &skills, |page, cards| {
+            page.owner.skills = cards
         })?;
         Ok(dir)
     });
@@ -303,7 +300,6 @@ pub fn render_site(
     add_pages(vec![String::new()]);
     let all = listing::skills_by_title(catalog);
     let intro = format!("All {} skills in this catalog, by name.", all.len());
-    let listings = listing::Listings { catalog, renderer, out, site: &site, keys: &input_keys, shown: &shown };
     add_pages(listings.write_listing("skills/", "All skills", &intro, ("", ""), &all)?);
     for kind in [topics::TopicKind::Category, topics::TopicKind::Product, topics::TopicKind::Tag] {
         add_pages(listings.write_topics(&topic_index, kind)?);

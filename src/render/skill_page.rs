@@ -142,11 +142,10 @@ pub fn skill_ctx(catalog: &Catalog, topic_index: &TopicIndex, shown: &Shown, ind
     let more_from_repo = more_from_repo(catalog, index).map(|other| shown.cards[other].clone()).collect();
 
     let this_row = CompareRow { is_self: true, ..CompareRow::clone(&shown.rows[index]) };
-    let compare = vec![Arc::new(this_row)];
+    let mut compare = vec![Arc::new(this_row)];
 
     let (tags, categories, works_with) = topic_links(catalog, topic_index, index, &root);
     let similar_ids: Vec<usize> = catalog.relations.similar[index].iter().map(|m| m.index).collect();
-    let mut compare = compare;
     compare.extend(similar_ids.iter().take(COMPARE_ROWS).map(|&j| shown.rows[j].clone()));
     let similar = similar_ids.iter().map(|&j| shown.cards[j].clone()).collect();
     let faq = faq(
