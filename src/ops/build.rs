@@ -340,9 +340,9 @@ fn assemble_catalog(root: &Path, config: Config, found: Found, progress: &Progre
     diagnostics.extend(taxonomy_diag);
     let earlier = cache::load_similar(root);
     let unchanged = earlier.as_ref().map(|memo| memo.key.clone());
-    let (relations, memo) = relate::relate(&skills, earlier);
-    if unchanged.as_deref() != Some(memo.key.as_str()) {
-        cache::save_similar(root, memo);
+    let (relations, key) = relate::relate(&skills, earlier);
+    if unchanged.as_deref() != Some(key.as_str()) {
+        cache::save_similar(root, relate::SimilarMemo { key, similar: relations.similar.clone() });
     }
     (Catalog { config, repos, skills, diagnostics, relations }, reads)
 }
@@ -565,10 +565,8 @@ fn read_skill(
 ) -> Loaded {
     let path = dir.skill_file_path();
     let content_hash = copies::content_hash(&dir.dir, &dir.files, &read);
+    // Kept bytes are under FolderBytes::MAX_FILE; the parser holds SKILL.md to its own limit.
     let bytes = match read.take(&dir.skill_file) {
-        Some(bytes) if bytes.len() > parse::MAX_SKILL_MD_BYTES => {
-            return Err(parse::too_large(&path, bytes.len() as u64));
-        }
         Some(bytes) => bytes,
         None => read_skill_md(&path)?,
     };
@@ -587,7 +585,8 @@ fn read_skill(
             repo_file: repo_license.map(|(file, text)| LicenseText { file: file.clone(), text }),
         },
     );
-    read.insert(&dir.skill_file, bytes.clone());
+    // The scanner reads SKILL.md too, as read.
+    read.insert(&dir.skill_file, bytes);
     let files = crate::ops::check::read_skill_files(dir, &mut read);
     let mut scan = crate::scan::scan_skill(&crate::scan::SkillInput {
         folder_name: &folder_name,

@@ -35,9 +35,9 @@ pub struct SimilarMemo {
 }
 
 /// Topics (each skill's, as the taxonomy classified it when it was read, with names made one
-/// per id across the catalog) and the similar-skill ranking; the ranking is taken from `earlier` when what it reads
-/// is unchanged. Returns the memo for the next build.
-pub fn relate(skills: &[Skill], earlier: Option<SimilarMemo>) -> (Relations, SimilarMemo) {
+/// per id across the catalog) and the similar-skill ranking; the ranking is taken from
+/// `earlier` when what it reads is unchanged. Also returns the ranking's key, for the memo.
+pub fn relate(skills: &[Skill], earlier: Option<SimilarMemo>) -> (Relations, String) {
     let mut topics: Vec<Topics> = skills.par_iter().map(|s| s.topics.clone()).collect();
     one_name_per_id(&mut topics);
     let inputs: Vec<similar::SimilarInput> = skills
@@ -59,8 +59,7 @@ pub fn relate(skills: &[Skill], earlier: Option<SimilarMemo>) -> (Relations, Sim
         Some(memo) if memo.key == key && memo.similar.len() == skills.len() => memo.similar,
         _ => similar::rank(&inputs, SIMILAR_PER_SKILL),
     };
-    let memo = SimilarMemo { key, similar: similar.clone() };
-    (Relations { topics, similar }, memo)
+    (Relations { topics, similar }, key)
 }
 
 /// Everything [`similar::rank`] reads, in order: each skill's topics and text, and which skills
