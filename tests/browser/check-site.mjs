@@ -286,13 +286,18 @@ async function watch(page, run, check, where, allowStatus = () => false) {
     if (msg.text().startsWith("Failed to load resource:")) return;
     run.fail(check, where(), `console error: ${msg.text()}`);
   });
+  // The page each request was made for: going on to the next page aborts what the last one
+  // still had in flight (the favicon, most often), which is no failure of either page.
+  const madeFor = new WeakMap();
   page.on("request", (request) => {
     const url = request.url();
+    madeFor.set(request, where());
     if (!isAllowedRequest(url, run.base)) run.fail(check, where(), `request to ${url.slice(0, 200)}`);
   });
   page.on("requestfailed", (request) => {
     const url = request.url();
-    if (isAllowedRequest(url, run.base) && !url.startsWith("data:")) {
+    const leftBehind = request.failure()?.errorText === "net::ERR_ABORTED" && madeFor.get(request) !== where();
+    if (isAllowedRequest(url, run.base) && !url.startsWith("data:") && !leftBehind) {
       run.fail(check, where(), `request failed: ${url} (${request.failure()?.errorText})`);
     }
   });
