@@ -165,9 +165,9 @@ fn write_whole(path: &Path, bytes: &[u8]) {
 
 /// [`write_whole`], with the bytes written by `write` as they are made rather than gathered in
 /// memory first.
-fn write_whole_with(path: &Path, write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) {
+fn write_whole_with(path: &Path, write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>) -> bool {
     static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-    let Some(dir) = path.parent() else { return };
+    let Some(dir) = path.parent() else { return false };
     let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let temp = path.with_extension(format!("tmp-{}-{n}", std::process::id()));
     let written = std::fs::create_dir_all(dir).is_ok()
@@ -177,7 +177,9 @@ fn write_whole_with(path: &Path, write: impl FnOnce(&mut dyn std::io::Write) -> 
         });
     if !written || std::fs::rename(&temp, path).is_err() {
         let _ = std::fs::remove_file(&temp);
+        return false;
     }
+    true
 }
 
 /// Forgets the last build of `out`, so that the next build does the work again.
@@ -186,10 +188,14 @@ pub fn forget(out: &Path) {
 }
 
 /// The skills of one repository as last read, by cache key
-/// (`.catalog/cache/skills/<owner>/<name>.msgpack` under the catalog root: MessagePack, smaller
-/// and quicker to read and write than JSON for a cache nobody reads by hand). A pack is rewritten
+/// (`.catalog/cache/skills/<owner>/<name>.msgpack` under the catalog root). A pack is rewritten
 /// whole when any of its skills changed; at a few hundred skills per repository that is a few
 /// megabytes.
+///
+/// The file is a header, the entries (MessagePack: smaller and quicker to read and write than
+/// JSON for a cache nobody reads by hand), then every skill's SKILL.md text. Loading reads the
+/// entries only: text is most of what a skill weighs, and is read one skill at a time when a
+/// page needs it ([`SkillText`]).
 ///
 /// Each entry may also carry the skill folder's stat signature (its files' sizes, times and
 /// inodes): a folder whose signature is unchanged has the same key without its files being read
@@ -197,12 +203,94 @@ pub fn forget(out: &Path) {
 /// for a while when they were read, so that a write within the file system's clock tick after
 /// the read cannot go unseen.
 pub struct SkillPack<T> {
-    entries: std::collections::HashMap<String, T>,
+    entries: std::collections::HashMap<String, (T, Option<SkillText>)>,
     keys_by_stat: std::collections::HashMap<String, String>,
 }
 
-/// Cache key, stat signature, value.
-pub type PackEntry<T> = (String, Option<String>, T);
+/// One skill of a pack: its cache key, its folder's stat signature, what reading it yielded,
+/// and its SKILL.md text.
+pub struct PackEntry<T> {
+    pub key: String,
+    pub stat: Option<String>,
+    pub value: T,
+    pub text: Option<SkillText>,
+}
+
+/// A pack file starts with this, then a 16-byte id (a hash of the entries), then the entries'
+/// length in bytes.
+const PACK_MAGIC: &[u8; 8] = b"catpack\x01";
+const PACK_HEADER: u64 = 8 + 16 + 8;
+
+/// Where a text lies in a pack's text section: `(offset, length)`.
+type TextSpan = (u64, u64);
+
+/// A skill's SKILL.md text: in memory when it was just read, else in its repository's pack,
+/// read when it is needed. Of a skill's 20 KB in memory, about 8 KB is this text; a build that
+/// renders a few pages needs only theirs.
+#[derive(Debug, Clone)]
+pub enum SkillText {
+    InMemory(String),
+    Packed(PackedText),
+}
+
+/// A text in a pack file, named by the pack's id: a pack replaced since it was loaded (another
+/// build of the same catalog) is refused rather than read at the wrong place.
+#[derive(Debug, Clone)]
+pub struct PackedText {
+    path: std::sync::Arc<PathBuf>,
+    id: Hash,
+    /// From the start of the file.
+    offset: u64,
+    len: u64,
+}
+
+impl SkillText {
+    pub fn read(&self) -> crate::error::Result<std::borrow::Cow<'_, str>> {
+        match self {
+            SkillText::InMemory(text) => Ok(std::borrow::Cow::Borrowed(text)),
+            SkillText::Packed(packed) => packed.read().map(std::borrow::Cow::Owned),
+        }
+    }
+
+    /// The text, or, when its pack was replaced since it was loaded (another build of the same
+    /// catalog saved it meanwhile), the skill file itself if it still holds the same text
+    /// (`text_hash`, [`crate::relate::text_hash`]).
+    pub fn read_checked(&self, skill_file: &Path, text_hash: u64) -> crate::error::Result<std::borrow::Cow<'_, str>> {
+        self.read().or_else(|err| {
+            let again = std::fs::read(skill_file).ok().map(|bytes| crate::parse::decode(&bytes).0);
+            match again {
+                Some(text) if crate::relate::text_hash(&text) == text_hash => Ok(std::borrow::Cow::Owned(text)),
+                _ => Err(err),
+            }
+        })
+    }
+
+    fn len(&self) -> u64 {
+        match self {
+            SkillText::InMemory(text) => text.len() as u64,
+            SkillText::Packed(packed) => packed.len,
+        }
+    }
+}
+
+impl PackedText {
+    fn read(&self) -> crate::error::Result<String> {
+        use std::io::{Read, Seek};
+        let path = self.path.as_path();
+        let io = |e: std::io::Error| crate::error::Error::io(path, e);
+        let mut file = std::fs::File::open(path).map_err(io)?;
+        let mut header = [0u8; PACK_HEADER as usize];
+        file.read_exact(&mut header).map_err(io)?;
+        if header[8..24] != self.id {
+            let changed = std::io::Error::other("the build cache was replaced while this build read it; build again");
+            return Err(io(changed));
+        }
+        file.seek(std::io::SeekFrom::Start(self.offset)).map_err(io)?;
+        let mut bytes = vec![0; self.len as usize];
+        file.read_exact(&mut bytes).map_err(io)?;
+        String::from_utf8(bytes).map_err(|e| io(std::io::Error::new(std::io::ErrorKind::InvalidData, e)))
+    }
+}
 
 impl<T: Serialize + serde::de::DeserializeOwned> SkillPack<T> {
     fn path(root: &Path, repo: &str) -> PathBuf {
@@ -212,16 +300,18 @@ impl<T: Serialize + serde::de::DeserializeOwned> SkillPack<T> {
     /// The pack of `repo`, empty when there is none or it cannot be read (it was written by
     /// another version, or damaged): its skills are then read again.
     pub fn load(root: &Path, repo: &str) -> SkillPack<T> {
-        let list = std::fs::read(Self::path(root, repo))
-            .ok()
-            .and_then(|bytes| rmp_serde::from_slice::<Vec<PackEntry<T>>>(&bytes).ok())
-            .unwrap_or_default();
         let mut pack = SkillPack { entries: Default::default(), keys_by_stat: Default::default() };
-        for (key, stat, value) in list {
+        let path = Self::path(root, repo);
+        let Some((id, texts_from, list)) = read_entries::<T>(&path) else { return pack };
+        let path = std::sync::Arc::new(path);
+        for (key, stat, value, span) in list {
             if let Some(stat) = stat {
                 pack.keys_by_stat.insert(stat, key.clone());
             }
-            pack.entries.insert(key, value);
+            let text = span.map(|(offset, len)| {
+                SkillText::Packed(PackedText { path: path.clone(), id, offset: texts_from + offset, len })
+            });
+            pack.entries.insert(key, (value, text));
         }
         pack
     }
@@ -231,7 +321,7 @@ impl<T: Serialize + serde::de::DeserializeOwned> SkillPack<T> {
         self.keys_by_stat.get(stat).cloned()
     }
 
-    pub fn take(&mut self, key: &str) -> Option<T> {
+    pub fn take(&mut self, key: &str) -> Option<(T, Option<SkillText>)> {
         self.entries.remove(key)
     }
 
@@ -240,15 +330,78 @@ impl<T: Serialize + serde::de::DeserializeOwned> SkillPack<T> {
         self.entries.is_empty()
     }
 
-    /// Replaces the pack of `repo` with `entries`; a cache that cannot be written only costs the
-    /// next build time.
-    pub fn save(root: &Path, repo: &str, entries: &[PackEntry<T>]) {
-        // Streamed to the file: a repository's pack is megabytes, and growing one buffer that
-        // large cost more than encoding it.
-        write_whole_with(&Self::path(root, repo), |file| {
-            rmp_serde::encode::write(file, entries).map_err(std::io::Error::other)
+    /// Replaces the pack of `repo` with `entries`, and points their texts at the new pack, so
+    /// that texts read in this build are not held in memory any longer. A cache that cannot be
+    /// written only costs the next build time; the texts then stay where they were.
+    pub fn save(root: &Path, repo: &str, entries: &mut [PackEntry<T>]) {
+        let mut spans = Vec::with_capacity(entries.len());
+        let mut end = 0;
+        for entry in entries.iter() {
+            spans.push(entry.text.as_ref().map(|text| {
+                let span = (end, text.len());
+                end += text.len();
+                span
+            }));
+        }
+        let listed: Vec<(&str, &Option<String>, &T, &Option<TextSpan>)> =
+            entries.iter().zip(&spans).map(|(e, span)| (e.key.as_str(), &e.stat, &e.value, span)).collect();
+        let Ok(encoded) = rmp_serde::to_vec(&listed) else { return };
+        let id = pack_id(&encoded);
+        let path = Self::path(root, repo);
+        let saved = write_whole_with(&path, |file| {
+            file.write_all(PACK_MAGIC)?;
+            file.write_all(&id)?;
+            file.write_all(&(encoded.len() as u64).to_le_bytes())?;
+            file.write_all(&encoded)?;
+            for entry in entries.iter() {
+                if let Some(text) = &entry.text {
+                    let text = text.read().map_err(std::io::Error::other)?;
+                    file.write_all(text.as_bytes())?;
+                }
+            }
+            Ok(())
         });
+        if !saved {
+            return;
+        }
+        let path = std::sync::Arc::new(path);
+        let texts_from = PACK_HEADER + encoded.len() as u64;
+        for (entry, span) in entries.iter_mut().zip(spans) {
+            if let (Some(text), Some((offset, len))) = (&mut entry.text, span) {
+                *text = SkillText::Packed(PackedText { path: path.clone(), id, offset: texts_from + offset, len });
+            }
+        }
     }
+}
+
+/// A pack's entries with its id and where its texts start, reading no text.
+#[allow(clippy::type_complexity)]
+fn read_entries<T: serde::de::DeserializeOwned>(
+    path: &Path,
+) -> Option<(Hash, u64, Vec<(String, Option<String>, T, Option<TextSpan>)>)> {
+    use std::io::Read;
+    let mut file = std::fs::File::open(path).ok()?;
+    let mut header = [0u8; PACK_HEADER as usize];
+    file.read_exact(&mut header).ok()?;
+    if &header[..8] != PACK_MAGIC {
+        return None;
+    }
+    let id: Hash = header[8..24].try_into().ok()?;
+    let len = u64::from_le_bytes(header[24..].try_into().ok()?);
+    // A length beyond the file is damage, not a reason to allocate it.
+    if len > file.metadata().ok()?.len() {
+        return None;
+    }
+    let mut encoded = vec![0; len as usize];
+    file.read_exact(&mut encoded).ok()?;
+    if pack_id(&encoded) != id {
+        return None;
+    }
+    Some((id, PACK_HEADER + len, rmp_serde::from_slice(&encoded).ok()?))
+}
+
+fn pack_id(encoded: &[u8]) -> Hash {
+    hash_bytes(encoded)
 }
 
 /// The similar-skill ranking of the last build of a catalog (`.catalog/cache/similar.json`),
@@ -291,6 +444,49 @@ mod tests {
         let second = print();
         std::fs::write(tmp.path().join("b.md"), "").unwrap();
         assert_ne!(second, print());
+    }
+
+    #[test]
+    fn a_pack_keeps_texts_apart_and_reads_them_back() {
+        let tmp = tempfile::tempdir().unwrap();
+        let entry = |key: &str, text: Option<&str>| PackEntry {
+            key: key.into(),
+            stat: Some(format!("stat of {key}")),
+            value: key.len() as u64,
+            text: text.map(|t| SkillText::InMemory(t.into())),
+        };
+        let mut entries = vec![entry("a", Some("first — text")), entry("bb", None), entry("ccc", Some("third"))];
+        SkillPack::save(tmp.path(), "o/r", &mut entries);
+        // Saved texts are read from the pack from then on, not held in memory.
+        assert!(matches!(entries[0].text, Some(SkillText::Packed(_))));
+        assert_eq!(entries[2].text.as_ref().unwrap().read().unwrap(), "third");
+
+        let mut pack = SkillPack::<u64>::load(tmp.path(), "o/r");
+        assert_eq!(pack.key_by_stat("stat of ccc").as_deref(), Some("ccc"));
+        let (value, text) = pack.take("a").unwrap();
+        assert_eq!((value, text.as_ref().unwrap().read().unwrap().as_ref()), (1, "first — text"));
+        assert!(pack.take("bb").unwrap().1.is_none());
+        let (_, third) = pack.take("ccc").unwrap();
+        let third = third.unwrap();
+
+        // Another build replaces the pack: the old place is refused, and the skill file itself
+        // stands in only while it holds the same text.
+        let mut other = vec![entry("ccc", Some("third, edited"))];
+        SkillPack::save(tmp.path(), "o/r", &mut other);
+        assert!(third.read().is_err());
+        let skill_file = tmp.path().join("SKILL.md");
+        std::fs::write(&skill_file, "third").unwrap();
+        let hash = crate::relate::text_hash("third");
+        assert_eq!(third.read_checked(&skill_file, hash).unwrap(), "third");
+        std::fs::write(&skill_file, "changed").unwrap();
+        assert!(third.read_checked(&skill_file, hash).is_err());
+
+        // A damaged pack is no pack: its skills are read again.
+        let path = SkillPack::<u64>::path(tmp.path(), "o/r");
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes[PACK_HEADER as usize + 2] ^= 0xff;
+        std::fs::write(&path, bytes).unwrap();
+        assert!(SkillPack::<u64>::load(tmp.path(), "o/r").is_empty());
     }
 
     #[test]

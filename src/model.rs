@@ -1,13 +1,15 @@
 //! The catalog as the render stage sees it: repositories and skills, each with the facts of
 //! every stage before, and the stable URL path of its page.
 
+use std::borrow::Cow;
 use std::path::PathBuf;
 
 use crate::analyze::{Analysis, License};
+use crate::cache::SkillText;
 use crate::config::Config;
 use crate::diag::Diagnostic;
 use crate::discover::{RepoId, SkillDir};
-use crate::parse::ParsedSkill;
+use crate::parse::frontmatter::Frontmatter;
 
 #[derive(Debug)]
 pub struct Catalog {
@@ -148,7 +150,11 @@ pub struct Skill {
     /// The URL segment of the page: the folder name made URL-safe, unique within the repository.
     pub slug: String,
     pub dir: SkillDir,
-    pub parsed: ParsedSkill,
+    pub frontmatter: Frontmatter,
+    /// SKILL.md as text (BOM removed, line endings as written).
+    pub text: SkillText,
+    /// Byte offset of the body within the text.
+    pub body_start: usize,
     pub analysis: Analysis,
     /// What the safety scanner found in every text file of the skill folder.
     pub scan: crate::scan::ScanReport,
@@ -174,6 +180,20 @@ impl Skill {
 
     pub fn folder_name<'a>(&'a self, repo: &'a Repo) -> &'a str {
         self.dir.folder_name(&repo.id)
+    }
+
+    /// SKILL.md as text, as it was read.
+    pub fn text(&self) -> crate::error::Result<Cow<'_, str>> {
+        self.text.read_checked(&self.dir.skill_file_path(), self.text_hash)
+    }
+
+    /// SKILL.md's body: the text after the frontmatter.
+    pub fn body(&self) -> crate::error::Result<Cow<'_, str>> {
+        let start = self.body_start;
+        Ok(match self.text()? {
+            Cow::Borrowed(text) => Cow::Borrowed(text.get(start..).unwrap_or_default()),
+            Cow::Owned(text) => Cow::Owned(text.get(start..).unwrap_or_default().to_string()),
+        })
     }
 }
 

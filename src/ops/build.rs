@@ -242,7 +242,7 @@ fn assemble_catalog(root: &Path, config: Config, found: Found, progress: &Progre
     let reading = Reading { suppress: &config.suppress, taxonomy: &taxonomy, taxonomy_id: &taxonomy_id };
 
     let mut repos = Vec::new();
-    let mut skills: Vec<Skill> = Vec::new();
+    let mut skills: Vec<Skill> = Vec::with_capacity(sources.iter().map(|s| s.skills.len()).sum());
     let read = progress.counter(Stage::Read, sources.iter().map(|s| s.skills.len()).sum());
     // Repositories in parallel as well as the skills in each: loading and saving a repository's
     // cache pack is one thread's work, and would otherwise leave the other cores idle.
@@ -256,17 +256,20 @@ fn assemble_catalog(root: &Path, config: Config, found: Found, progress: &Progre
         diagnostics.extend(history_diag);
         let RepoLoad { license: repo_license, loaded, .. } = loaded;
         let repo_index = repos.len();
-        let results: Vec<std::result::Result<Skill, Diagnostic>> = loaded
+        let results: Vec<std::result::Result<(Skill, Vec<Diagnostic>), Diagnostic>> = loaded
             .into_iter()
             .zip(&source.skills)
-            .map(|((key, loaded), dir)| loaded.map(|loaded| loaded.into_skill(key, dir, &source.repo, repo_index)))
+            .map(|(entry, dir)| {
+                let text = entry.text.unwrap_or(cache::SkillText::InMemory(String::new()));
+                entry.value.map(|loaded| loaded.into_skill(entry.key, text, dir, &source.repo, repo_index))
+            })
             .collect();
         let mut repo_skills = Vec::new();
         let mut used_slugs: HashMap<String, PathBuf> = HashMap::new();
         for result in results {
             match result {
-                Ok(mut skill) => {
-                    diagnostics.append(&mut skill.parsed.diagnostics.clone());
+                Ok((mut skill, skill_diagnostics)) => {
+                    diagnostics.extend(skill_diagnostics);
                     if let Some(history) = &history {
                         let rel = &skill.dir.rel_dir;
                         let skill_file = if rel.is_empty() {
@@ -334,9 +337,6 @@ fn assemble_catalog(root: &Path, config: Config, found: Found, progress: &Progre
 
     let mut diagnostics: Vec<Diagnostic> = diagnostics.into_iter().map(|d| d.relative_to(root)).collect();
     diagnostics.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
-    for skill in &mut skills {
-        skill.parsed.diagnostics.clear();
-    }
     diagnostics.extend(taxonomy_diag);
     let earlier = cache::load_similar(root);
     let unchanged = earlier.as_ref().map(|memo| memo.key.clone());
@@ -368,8 +368,8 @@ fn load_taxonomy(root: &Path, diagnostics: &mut Vec<Diagnostic>) -> Taxonomy {
 /// One repository's skills, from the cache or read again.
 struct RepoLoad {
     license: analyze::license::License,
-    /// Per skill folder, in discovery order, with its cache key.
-    loaded: Vec<(String, Loaded)>,
+    /// Per skill folder, in discovery order.
+    loaded: Vec<cache::PackEntry<Loaded>>,
     reads: Reads,
 }
 
@@ -432,7 +432,7 @@ fn load_repo(
     // A folder hashed again whose signature can now be kept makes the pack worth saving.
     let newly_settled = keys.iter().any(|(_, stat, bytes)| bytes.is_some() && stat.is_some());
     // A cache hit, or what to read the skill from.
-    type Lookup = Result<Loaded, Option<discover::FolderBytes>>;
+    type Lookup = Result<(Loaded, Option<cache::SkillText>), Option<discover::FolderBytes>>;
     let keyed: Vec<(String, Option<String>, Lookup)> = keys
         .into_iter()
         .map(|(key, stat, bytes)| {
@@ -442,21 +442,23 @@ fn load_repo(
         .collect();
     let skills_read = keyed.iter().filter(|(_, _, hit)| hit.is_err()).count();
     let stale = !pack.is_empty() || skills_read > 0 || newly_settled;
-    let loaded: Vec<cache::PackEntry<Loaded>> = keyed
+    let mut loaded: Vec<cache::PackEntry<Loaded>> = keyed
         .into_par_iter()
         .zip(source.skills.par_iter())
         .map(|((key, stat, hit), dir)| {
-            let loaded = hit.unwrap_or_else(|bytes| {
-                read_skill(source, dir, bytes.unwrap_or_default(), repo_license_text.as_ref(), reading)
+            let (value, text) = hit.unwrap_or_else(|bytes| {
+                match read_skill(source, dir, bytes.unwrap_or_default(), repo_license_text.as_ref(), reading) {
+                    Ok((loaded, text)) => (Ok(loaded), Some(cache::SkillText::InMemory(text))),
+                    Err(diagnostic) => (Err(diagnostic), None),
+                }
             });
             read.tick();
-            (key, stat, loaded)
+            cache::PackEntry { key, stat, value, text }
         })
         .collect();
     if stale {
-        cache::SkillPack::save(root, &source.repo.full(), &loaded);
+        cache::SkillPack::save(root, &source.repo.full(), &mut loaded);
     }
-    let loaded = loaded.into_iter().map(|(key, _, loaded)| (key, loaded)).collect();
     RepoLoad { license, loaded, reads: Reads { skills_read, skills_hashed } }
 }
 
@@ -465,7 +467,11 @@ fn load_repo(
 /// an unchanged skill is not read, parsed, analyzed or scanned again.
 #[derive(serde::Serialize, serde::Deserialize)]
 struct LoadedSkill {
-    parsed: parse::ParsedSkill,
+    frontmatter: parse::Frontmatter,
+    /// Byte offset of the body in SKILL.md's text, which the pack keeps apart.
+    body_start: usize,
+    /// What reading it found to warn about.
+    diagnostics: Vec<Diagnostic>,
     analysis: analyze::Analysis,
     scan: crate::scan::ScanReport,
     topics: crate::relate::Topics,
@@ -478,13 +484,22 @@ struct LoadedSkill {
 type Loaded = std::result::Result<LoadedSkill, Diagnostic>;
 
 impl LoadedSkill {
-    fn into_skill(self, key: String, dir: &discover::SkillDir, repo: &RepoId, repo_index: usize) -> Skill {
-        Skill {
+    fn into_skill(
+        self,
+        key: String,
+        text: cache::SkillText,
+        dir: &discover::SkillDir,
+        repo: &RepoId,
+        repo_index: usize,
+    ) -> (Skill, Vec<Diagnostic>) {
+        let skill = Skill {
             key,
             repo: repo_index,
             slug: slugify(dir.folder_name(repo)),
             dir: dir.clone(),
-            parsed: self.parsed,
+            frontmatter: self.frontmatter,
+            text,
+            body_start: self.body_start,
             analysis: self.analysis,
             scan: self.scan,
             topics: self.topics,
@@ -493,7 +508,8 @@ impl LoadedSkill {
             text_hash: self.text_hash,
             history: Default::default(),
             copies: copies::Copies { hash: self.content_hash, ..Default::default() },
-        }
+        };
+        (skill, self.diagnostics)
     }
 }
 
@@ -562,7 +578,7 @@ fn read_skill(
     mut read: discover::FolderBytes,
     repo_license: Option<&(String, String)>,
     reading: &Reading,
-) -> Loaded {
+) -> std::result::Result<(LoadedSkill, String), Diagnostic> {
     let path = dir.skill_file_path();
     let content_hash = copies::content_hash(&dir.dir, &dir.files, &read);
     // Kept bytes are under FolderBytes::MAX_FILE; the parser holds SKILL.md to its own limit.
@@ -599,10 +615,9 @@ fn read_skill(
     crate::scan::suppress::apply(&mut scan.findings, reading.suppress, |f| format!("{prefix}/{}", f.file));
     let name = parsed.frontmatter.name.clone().unwrap_or_else(|| folder_name.clone());
     let description = parsed.frontmatter.description.clone().unwrap_or_default();
-    let mut parsed = parsed;
     // The outline served analysis and the scanner, whose results the pages read; neither the
     // cache nor the catalog keeps it (about a quarter of a skill's size in both).
-    parsed.outline = Default::default();
+    let mut parsed = parsed;
     if parsed.frontmatter.name.is_none() {
         parsed.diagnostics.push(Diagnostic::warning(
             &path,
@@ -619,7 +634,20 @@ fn read_skill(
     }
     let topics = reading.taxonomy.classify(&parsed.frontmatter, &name, &description, &analysis);
     let text_hash = crate::relate::text_hash(&parsed.text);
-    Ok(LoadedSkill { parsed, analysis, scan, topics, name, description, content_hash, text_hash })
+    let parse::ParsedSkill { frontmatter, text, body_start, diagnostics, .. } = parsed;
+    let loaded = LoadedSkill {
+        frontmatter,
+        body_start,
+        diagnostics,
+        analysis,
+        scan,
+        topics,
+        name,
+        description,
+        content_hash,
+        text_hash,
+    };
+    Ok((loaded, text))
 }
 
 /// Reads a SKILL.md, never more of it than the parser accepts: a larger one is left out by its

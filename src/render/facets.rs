@@ -18,7 +18,7 @@ pub fn verdict(skill: &Skill) -> (&'static str, &'static str) {
 /// them (every agent in the table loads SKILL.md folders).
 pub fn agents(skill: &Skill) -> Vec<&'static str> {
     let all = || AGENTS.agents.iter().map(|a| a.id.as_str()).collect();
-    let Some(compatibility) = skill.parsed.frontmatter.compatibility.as_deref() else { return all() };
+    let Some(compatibility) = skill.frontmatter.compatibility.as_deref() else { return all() };
     let text = compatibility.to_lowercase();
     let named: Vec<&'static str> = AGENTS
         .agents

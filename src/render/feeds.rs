@@ -238,24 +238,35 @@ pub fn write_api(catalog: &Catalog, keys: &InputKeys, out: &SiteWriter) -> Resul
             Ok(serde_json::to_string_pretty(&file).expect("repository serialises"))
         })
     })?;
-    let skills = (0..catalog.skills.len())
-        .into_par_iter()
-        .map(|i| {
-            let skill = &catalog.skills[i];
-            let repo = &catalog.repos[skill.repo];
-            ApiBrief {
-                id: skill_id(catalog, i),
-                name: &skill.name,
-                title: &skill.analysis.digest.title,
-                description: &skill.description,
-                repo: repo.id.full(),
-                url: absolute(&catalog.config.base_url, &skill.url_path(repo)),
-                api: repo_api_path(repo),
-            }
-        })
-        .collect();
-    let index = ApiIndex { title: &catalog.config.title, count: catalog.skills.len(), skills };
-    out.write("api/skills.json", &serde_json::to_vec(&index).expect("index serialises"))
+    // What the index reads, so that a body edit keeps it.
+    let mut key = Fingerprint::blank();
+    key.text("api index").bytes(&crate::cache::binary_identity());
+    key.text(&catalog.config.base_url).text(&catalog.config.title).number(catalog.skills.len() as u64);
+    for skill in &catalog.skills {
+        let repo = &catalog.repos[skill.repo].id;
+        key.text(&skill.name).text(&skill.analysis.digest.title).text(&skill.description);
+        key.text(&skill.slug).text(&repo.owner).text(&repo.name);
+    }
+    out.write_page("api/skills.json", key.hash(), || {
+        let skills = (0..catalog.skills.len())
+            .into_par_iter()
+            .map(|i| {
+                let skill = &catalog.skills[i];
+                let repo = &catalog.repos[skill.repo];
+                ApiBrief {
+                    id: skill_id(catalog, i),
+                    name: &skill.name,
+                    title: &skill.analysis.digest.title,
+                    description: &skill.description,
+                    repo: repo.id.full(),
+                    url: absolute(&catalog.config.base_url, &skill.url_path(repo)),
+                    api: repo_api_path(repo),
+                }
+            })
+            .collect();
+        let index = ApiIndex { title: &catalog.config.title, count: catalog.skills.len(), skills };
+        Ok(serde_json::to_string(&index).expect("index serialises"))
+    })
 }
 
 fn xml_escape(text: &str) -> String {

@@ -54,7 +54,7 @@ impl Listings<'_> {
         let inputs = self.keys.with_cards(&frame, skills.iter().copied());
         self.renderer.page_from_inputs(self.out, path, template, inputs, || {
             fill(&mut frame, skills.iter().map(|&i| self.shown.cards[i].clone()).collect());
-            frame
+            Ok(frame)
         })
     }
 

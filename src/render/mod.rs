@@ -141,10 +141,10 @@ impl Renderer {
         path: &str,
         template: &str,
         inputs: crate::write::Hash,
-        build: impl FnOnce() -> T,
+        build: impl FnOnce() -> Result<T>,
     ) -> Result<()> {
         let key = crate::write::hash_bytes(&[&self.identity[..], template.as_bytes(), &[0], &inputs[..]].concat());
-        out.write_page(path, key, || self.render(template, &build()))
+        out.write_page(path, key, || self.render(template, &build()?))
     }
 }
 
@@ -211,14 +211,13 @@ pub fn render_site(
             site.canonical = urls::absolute(&catalog.config.base_url, &first.url_path(&catalog.repos[first.repo]));
         }
         let inputs = input_keys.skill_page(catalog, &topic_index, &site, index);
-        renderer.page_from_inputs(out, &format!("{dir}index.html"), "skill.html", inputs, || SkillPage {
-            site,
-            skill: skill_page::skill_ctx(catalog, &topic_index, &shown, index),
+        renderer.page_from_inputs(out, &format!("{dir}index.html"), "skill.html", inputs, || {
+            Ok(SkillPage { site, skill: skill_page::skill_ctx(catalog, &topic_index, &shown, index)? })
         })?;
         if skill.analysis.license.redistributable {
             // The text is a function of the skill's cache key: an unchanged one is not hashed again.
             let key = crate::write::hash_bytes(format!("SKILL.md copy\0{}", skill.key).as_bytes());
-            out.write_page(&format!("{dir}SKILL.md"), key, || Ok(skill.parsed.text.clone()))?;
+            out.write_page(&format!("{dir}SKILL.md"), key, || Ok(skill.text()?.into_owned()))?;
         }
         rendered.tick();
         Ok(())
@@ -308,7 +307,7 @@ pub fn render_site(
     renderer.page(out, "repos/index.html", "repos.html", &repos_page)?;
     add_pages(vec!["repos/".into()]);
     add_pages(repo_dirs);
-    let facets = search::write_index(catalog, out)?;
+    let facets = search::write_index(catalog, &all, out)?;
     let search_page = search_page(&topic_index, &facets, site("search/"));
     renderer.page(out, "search/index.html", "search.html", &search_page)?;
     add_pages(vec!["search/".into()]);

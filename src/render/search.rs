@@ -90,9 +90,8 @@ struct Entry {
     doc: Doc,
 }
 
-/// Everything the index reads of one skill, and nothing else: the index's key hashes these, so
-/// an edit that leaves them as they were (a body edit, most often) keeps the index.
-#[derive(Serialize)]
+/// Everything the index's entry of one skill reads, and nothing else: [`index_key`] covers
+/// these, so an edit that leaves them as they were (a body edit, most often) keeps the index.
 struct EntryInputs<'a> {
     title: &'a str,
     name: &'a str,
@@ -102,7 +101,6 @@ struct EntryInputs<'a> {
     description: &'a str,
     license: &'a str,
     verdict: &'static str,
-    facets: Vec<(&'static str, String, String)>,
 }
 
 fn entry_inputs(catalog: &Catalog, i: usize) -> EntryInputs<'_> {
@@ -117,8 +115,49 @@ fn entry_inputs(catalog: &Catalog, i: usize) -> EntryInputs<'_> {
         description: &skill.description,
         license: &skill.analysis.license.label,
         verdict: facets::verdict(skill).1,
-        facets: skill_facets(catalog, i),
     }
+}
+
+/// The key of the whole index, over skills in document order: what [`entry_inputs`] and
+/// [`skill_facets`] read, hashed field by field (a body edit leaves it as it was).
+fn index_key(catalog: &Catalog, order: &[usize]) -> crate::write::Hash {
+    let chunk_keys: Vec<crate::write::Hash> = order
+        .par_chunks(DOC_SHARD)
+        .map(|chunk| {
+            let mut key = Fingerprint::blank();
+            for &i in chunk {
+                let skill = &catalog.skills[i];
+                let repo = &catalog.repos[skill.repo].id;
+                key.text(&skill.analysis.digest.title).text(&skill.name).text(&skill.description);
+                key.text(&skill.slug).text(&repo.owner).text(&repo.name);
+                key.text(&skill.analysis.license.label).text(&facets::license_id(skill)).text(facets::verdict(skill).0);
+                let agents = facets::agents(skill);
+                key.number(agents.len() as u64);
+                for agent in agents {
+                    key.text(agent);
+                }
+                let topics = &catalog.relations.topics[i];
+                key.number(topics.tags.len() as u64);
+                for tag in &topics.tags {
+                    key.text(tag);
+                }
+                for list in [&topics.categories, &topics.products] {
+                    key.number(list.len() as u64);
+                    for topic in list {
+                        key.text(&topic.id).text(&topic.name);
+                    }
+                }
+            }
+            key.hash()
+        })
+        .collect();
+    let mut key = Fingerprint::blank();
+    key.text("search index").bytes(&crate::cache::binary_identity()).number(DOC_SHARD as u64);
+    key.number(order.len() as u64);
+    for chunk_key in &chunk_keys {
+        key.bytes(chunk_key);
+    }
+    key.hash()
 }
 
 /// (filter, value id, value label) of each filter value skill `i` has.
@@ -172,30 +211,21 @@ fn entry(inputs: EntryInputs) -> Entry {
     }
 }
 
-/// Writes the index, unless the published one was made from the same inputs; returns the
-/// filter values, which the search page offers.
-pub fn write_index(catalog: &Catalog, out: &SiteWriter) -> Result<Facets> {
-    let order = super::listing::skills_by_title(catalog);
-    let inputs: Vec<EntryInputs> = order.par_iter().map(|&i| entry_inputs(catalog, i)).collect();
-    let mut key = Fingerprint::blank();
-    key.text("search index").bytes(&crate::cache::binary_identity()).number(DOC_SHARD as u64);
-    let chunk_keys: Vec<crate::write::Hash> = inputs
-        .par_chunks(DOC_SHARD)
-        .map(|chunk| crate::write::hash_bytes(&serde_json::to_vec(chunk).expect("index inputs serialise")))
-        .collect();
-    for chunk_key in &chunk_keys {
-        key.bytes(chunk_key);
-    }
-    let key = key.hash();
+/// Writes the index of the skills in `order` (title order), unless the published one was made
+/// from the same inputs; returns the filter values, which the search page offers.
+pub fn write_index(catalog: &Catalog, order: &[usize], out: &SiteWriter) -> Result<Facets> {
+    let key = index_key(catalog, order);
 
     // Filter values, in document order.
+    let per_doc: Vec<Vec<(&'static str, String, String)>> =
+        order.par_iter().map(|&i| skill_facets(catalog, i)).collect();
     let mut facet_docs: BTreeMap<&'static str, BTreeMap<(String, String), Vec<u32>>> = BTreeMap::new();
-    for (doc, entry) in inputs.iter().enumerate() {
-        for (name, id, label) in &entry.facets {
-            facet_docs.entry(name).or_default().entry((id.clone(), label.clone())).or_default().push(doc as u32);
+    for (doc, values) in per_doc.into_iter().enumerate() {
+        for (name, id, label) in values {
+            facet_docs.entry(name).or_default().entry((id, label)).or_default().push(doc as u32);
         }
     }
-    let mut meta = Meta { docs: inputs.len(), doc_shard: DOC_SHARD, facets: BTreeMap::new() };
+    let mut meta = Meta { docs: order.len(), doc_shard: DOC_SHARD, facets: BTreeMap::new() };
     for (name, values) in &facet_docs {
         let mut list: Vec<FacetValue> = values
             .iter()
@@ -210,7 +240,7 @@ pub fn write_index(catalog: &Catalog, out: &SiteWriter) -> Result<Facets> {
 
     // Each skill's part in parallel, then merged in document order, so that every posting list
     // is sorted by document.
-    let entries: Vec<Entry> = inputs.into_par_iter().map(entry).collect();
+    let entries: Vec<Entry> = order.par_iter().map(|&i| entry(entry_inputs(catalog, i))).collect();
     let mut docs = Vec::with_capacity(entries.len());
     let mut postings: HashMap<String, Vec<u32>> = HashMap::new();
     for (doc, entry) in entries.into_iter().enumerate() {

@@ -22,7 +22,12 @@ const NOT_KNOWN: &str = "Not known";
 /// Other skills in the compare table, beside the skill itself.
 const COMPARE_ROWS: usize = 5;
 
-pub fn skill_ctx(catalog: &Catalog, topic_index: &TopicIndex, shown: &Shown, index: usize) -> SkillCtx {
+pub fn skill_ctx(
+    catalog: &Catalog,
+    topic_index: &TopicIndex,
+    shown: &Shown,
+    index: usize,
+) -> crate::error::Result<SkillCtx> {
     let skill = &catalog.skills[index];
     let repo = &catalog.repos[skill.repo];
     let analysis = &skill.analysis;
@@ -120,7 +125,7 @@ pub fn skill_ctx(catalog: &Catalog, topic_index: &TopicIndex, shown: &Shown, ind
         republished: license.redistributable,
         withheld_reason: withheld_reason(license),
         html: if license.redistributable {
-            markdown::render(skill.parsed.body(), &LinkBase { blob_dir: &blob_dir })
+            markdown::render(&skill.body()?, &LinkBase { blob_dir: &blob_dir })
         } else {
             String::new()
         },
@@ -162,7 +167,7 @@ pub fn skill_ctx(catalog: &Catalog, topic_index: &TopicIndex, shown: &Shown, ind
     );
     let faq_json_ld = faq_json_ld(&faq);
 
-    SkillCtx {
+    Ok(SkillCtx {
         name: skill.name.clone(),
         description: skill.description.clone(),
         owner: repo.id.owner.clone(),
@@ -213,7 +218,7 @@ pub fn skill_ctx(catalog: &Catalog, topic_index: &TopicIndex, shown: &Shown, ind
             repo.id.full()
         ),
         title,
-    }
+    })
 }
 
 /// The other skills of the skill's repository shown under "More from".
@@ -429,7 +434,7 @@ fn list_with_more(items: &[String], shown: usize, noun: &str) -> String {
 }
 
 fn frontmatter_rows(skill: &Skill) -> Vec<KeyValue> {
-    let fm = &skill.parsed.frontmatter;
+    let fm = &skill.frontmatter;
     let mut rows = Vec::new();
     let mut push = |k: &str, v: Option<String>| {
         if let Some(v) = v {
