@@ -7,6 +7,11 @@
 #
 # Corpora are generated once into target/bench/ (deterministic, seed 1). Installs Debian's
 # `hugo` when it is missing and the machine allows it; without it the Hugo column says so.
+#
+# Earlier outputs are moved aside, not deleted, until every figure is taken: ext4 without a
+# journal skips inodes freed in the last minutes when it allocates new ones, reading the inode
+# table to tell, so a build just after deleting a 117,000-file site spent most of its system
+# time there. Start the script a few minutes after any large delete for the same reason.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes=("$@")
@@ -16,6 +21,16 @@ cargo build --release --quiet --example gen-corpus
 cargo build --release --quiet
 catalog=$PWD/target/release/catalog
 mkdir -p target/bench
+trash=$(mktemp -d target/bench/trash.XXXXXX)
+# Moves paths aside (a rename frees no inode); they are deleted when the script ends.
+set_aside() {
+  local path
+  for path in "$@"; do
+    [[ -e $path ]] && mv "$path" "$(mktemp -d "$trash/XXXXXX")/"
+  done
+  return 0
+}
+trap 'rm -rf "$trash"' EXIT
 
 if ! command -v hugo >/dev/null 2>&1 && [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hugo) >/dev/null 2>&1 || true
@@ -29,7 +44,7 @@ measure() {
 
 hugo_site() {
   local corpus=$1 site=$2
-  rm -rf "$site" && mkdir -p "$site/content" "$site/layouts/_default"
+  set_aside "$site" && mkdir -p "$site/content" "$site/layouts/_default"
   printf 'baseURL = "https://example.github.io/bench/"\ndisableKinds = ["taxonomy", "term", "RSS", "sitemap"]\n' > "$site/hugo.toml"
   printf '<!doctype html><title>{{ .Title }}</title><main>{{ .Content }}</main>\n' > "$site/layouts/_default/single.html"
   printf '<!doctype html><title>{{ .Title }}</title>\n' > "$site/layouts/_default/list.html"
@@ -45,7 +60,7 @@ printf '%-7s %10s %10s %10s %10s %10s %10s %10s %8s\n' skills clean_s peak_MB no
 for n in "${sizes[@]}"; do
   corpus=target/bench/corpus-$n
   [[ -f $corpus/catalog.toml ]] || ./target/release/examples/gen-corpus --skills "$n" --seed 1 "$corpus" >/dev/null
-  rm -rf "$corpus/public" "$corpus"/.public.* "$corpus/.catalog"
+  set_aside "$corpus/public" "$corpus"/.public.* "$corpus/.catalog"
   read -r clean peak < <(measure "$catalog" build --root "$corpus" -q)
   pages=$(find "$corpus/public" -name index.html | wc -l)
   read -r noop _ < <(measure "$catalog" build --root "$corpus" -q)

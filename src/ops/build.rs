@@ -129,6 +129,9 @@ pub fn build_reporting(options: &BuildOptions, mut config: Config, progress: &Pr
         diagnostics: catalog.diagnostics.clone(),
     };
     cache::save(&record);
+    // Freeing 60,000 skills takes a tenth of a second or more: a command that exits next need
+    // not wait for it, and `serve` frees them while it waits for the next change.
+    std::thread::spawn(move || drop(catalog));
     Ok(BuildReport {
         out,
         skills: record.skills,

@@ -226,7 +226,10 @@ pub fn write_api(catalog: &Catalog, keys: &InputKeys, out: &SiteWriter) -> Resul
         for &i in &repo.skills {
             key.bytes(keys.skill(i));
             for similar in &catalog.relations.similar[i] {
-                key.text(&skill_id(catalog, similar.index));
+                // Its id, `skill_id`, in parts.
+                let other = &catalog.skills[similar.index];
+                let other_repo = &catalog.repos[other.repo].id;
+                key.text(&other_repo.owner).text(&other_repo.name).text(&other.slug);
             }
         }
         out.write_page(&repo_api_path(repo), key.hash(), || {

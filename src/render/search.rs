@@ -9,6 +9,7 @@
 //! Documents are numbered in title order, so ties in the browser sort alphabetically.
 //! `static/search.js` reads these files; keep the two in step.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
 use rayon::prelude::*;
@@ -160,21 +161,24 @@ fn index_key(catalog: &Catalog, order: &[usize]) -> crate::write::Hash {
     key.hash()
 }
 
-/// (filter, value id, value label) of each filter value skill `i` has.
-fn skill_facets(catalog: &Catalog, i: usize) -> Vec<(&'static str, String, String)> {
+/// A filter value: (filter, value id, value label).
+type FacetOf<'a> = (&'static str, Cow<'a, str>, &'a str);
+
+/// Each filter value skill `i` has.
+fn skill_facets(catalog: &Catalog, i: usize) -> Vec<FacetOf<'_>> {
     let skill = &catalog.skills[i];
     let mut facets = Vec::new();
     for c in &catalog.relations.topics[i].categories {
-        facets.push(("category", c.id.clone(), c.name.clone()));
+        facets.push(("category", Cow::Borrowed(c.id.as_str()), c.name.as_str()));
     }
     for agent in facets::agents(skill) {
-        let name =
-            crate::agents::AGENTS.agents.iter().find(|a| a.id == agent).map(|a| a.name.clone()).unwrap_or_default();
-        facets.push(("agent", agent.to_string(), name));
+        let name = crate::agents::AGENTS.agents.iter().find(|a| a.id == agent).map_or("", |a| a.name.as_str());
+        facets.push(("agent", Cow::Borrowed(agent), name));
     }
-    facets.push(("license", crate::model::slugify(&facets::license_id(skill)), skill.analysis.license.label.clone()));
+    let license_id = crate::model::slugify(&facets::license_id(skill));
+    facets.push(("license", Cow::Owned(license_id), skill.analysis.license.label.as_str()));
     let (verdict_id, verdict_label) = facets::verdict(skill);
-    facets.push(("verdict", verdict_id.to_string(), verdict_label.to_string()));
+    facets.push(("verdict", Cow::Borrowed(verdict_id), verdict_label));
     facets
 }
 
@@ -217,9 +221,10 @@ pub fn write_index(catalog: &Catalog, order: &[usize], out: &SiteWriter) -> Resu
     let key = index_key(catalog, order);
 
     // Filter values, in document order.
-    let per_doc: Vec<Vec<(&'static str, String, String)>> =
-        order.par_iter().map(|&i| skill_facets(catalog, i)).collect();
-    let mut facet_docs: BTreeMap<&'static str, BTreeMap<(String, String), Vec<u32>>> = BTreeMap::new();
+    let per_doc: Vec<Vec<FacetOf>> = order.par_iter().map(|&i| skill_facets(catalog, i)).collect();
+    // Per filter: (value id, label) -> documents.
+    type Values<'a> = HashMap<(Cow<'a, str>, &'a str), Vec<u32>>;
+    let mut facet_docs: BTreeMap<&'static str, Values> = BTreeMap::new();
     for (doc, values) in per_doc.into_iter().enumerate() {
         for (name, id, label) in values {
             facet_docs.entry(name).or_default().entry((id, label)).or_default().push(doc as u32);
@@ -229,9 +234,9 @@ pub fn write_index(catalog: &Catalog, order: &[usize], out: &SiteWriter) -> Resu
     for (name, values) in &facet_docs {
         let mut list: Vec<FacetValue> = values
             .iter()
-            .map(|((id, label), ids)| FacetValue { id: id.clone(), name: label.clone(), count: ids.len() })
+            .map(|((id, label), ids)| FacetValue { id: id.to_string(), name: label.to_string(), count: ids.len() })
             .collect();
-        list.sort_by(|a, b| b.count.cmp(&a.count).then(a.name.cmp(&b.name)));
+        list.sort_by(|a, b| b.count.cmp(&a.count).then(a.name.cmp(&b.name)).then(a.id.cmp(&b.id)));
         meta.facets.insert(name, list);
     }
     if out.keep_group(key)? {
