@@ -321,6 +321,8 @@ impl<T: Serialize + serde::de::DeserializeOwned> SkillPack<T> {
         let mut pack = SkillPack { entries: Default::default(), keys_by_stat: Default::default() };
         let path = Self::path(root, repo);
         let Some((id, texts_from, list)) = read_entries::<T>(&path) else { return pack };
+        pack.entries.reserve(list.len());
+        pack.keys_by_stat.reserve(list.len());
         let path = std::sync::Arc::new(path);
         for (key, stat, value, span) in list {
             if let Some(stat) = stat {

@@ -384,7 +384,7 @@ fn write_manifest(dir: &Path, id: &str, entries: &BTreeMap<String, Entry>) -> Re
 /// writes every file).
 fn read_manifest(dir: &Path, id: &str) -> Option<Manifest> {
     let text = std::fs::read_to_string(dir.join(id)).ok()?;
-    let mut manifest = Manifest::new();
+    let mut manifest = Manifest::with_capacity(text.lines().count());
     for line in text.lines() {
         let mut parts = line.splitn(4, ' ');
         let content = unhex(parts.next()?)?;
