@@ -91,7 +91,7 @@ struct Entry {
     doc: Doc,
 }
 
-/// Everything the index's entry of one skill reads, and nothing else: [`index_key`] covers
+/// Everything the index's entry of one skill reads, and nothing else: [`index_key`] hashes
 /// these, so an edit that leaves them as they were (a body edit, most often) keeps the index.
 struct EntryInputs<'a> {
     title: &'a str,
@@ -119,34 +119,37 @@ fn entry_inputs(catalog: &Catalog, i: usize) -> EntryInputs<'_> {
     }
 }
 
-/// The key of the whole index, over skills in document order: what [`entry_inputs`] and
-/// [`skill_facets`] read, hashed field by field (a body edit leaves it as it was).
-fn index_key(catalog: &Catalog, order: &[usize]) -> crate::write::Hash {
+impl EntryInputs<'_> {
+    /// Feeds every field to `key`.
+    fn hash_into(&self, key: &mut Fingerprint) {
+        key.text(self.title).text(self.name).text(&self.repo).text(&self.url);
+        key.text(self.description).text(self.license).text(self.verdict);
+        key.number(self.topics.tags.len() as u64);
+        for tag in &self.topics.tags {
+            key.text(tag);
+        }
+        for list in [&self.topics.categories, &self.topics.products] {
+            key.number(list.len() as u64);
+            for topic in list {
+                key.text(&topic.id).text(&topic.name);
+            }
+        }
+    }
+}
+
+/// The key of the whole index: every document's entry inputs and filter values (`facets`, per
+/// document), in document order. A body edit leaves it as it was.
+fn index_key(catalog: &Catalog, order: &[usize], facets: &[Vec<FacetOf>]) -> crate::write::Hash {
     let chunk_keys: Vec<crate::write::Hash> = order
         .par_chunks(DOC_SHARD)
-        .map(|chunk| {
+        .zip(facets.par_chunks(DOC_SHARD))
+        .map(|(docs, facets)| {
             let mut key = Fingerprint::blank();
-            for &i in chunk {
-                let skill = &catalog.skills[i];
-                let repo = &catalog.repos[skill.repo].id;
-                key.text(&skill.analysis.digest.title).text(&skill.name).text(&skill.description);
-                key.text(&skill.slug).text(&repo.owner).text(&repo.name);
-                key.text(&skill.analysis.license.label).text(&facets::license_id(skill)).text(facets::verdict(skill).0);
-                let agents = facets::agents(skill);
-                key.number(agents.len() as u64);
-                for agent in agents {
-                    key.text(agent);
-                }
-                let topics = &catalog.relations.topics[i];
-                key.number(topics.tags.len() as u64);
-                for tag in &topics.tags {
-                    key.text(tag);
-                }
-                for list in [&topics.categories, &topics.products] {
-                    key.number(list.len() as u64);
-                    for topic in list {
-                        key.text(&topic.id).text(&topic.name);
-                    }
+            for (&i, values) in docs.iter().zip(facets) {
+                entry_inputs(catalog, i).hash_into(&mut key);
+                key.number(values.len() as u64);
+                for (name, id, label) in values {
+                    key.text(name).text(id).text(label);
                 }
             }
             key.hash()
@@ -218,10 +221,9 @@ fn entry(inputs: EntryInputs) -> Entry {
 /// Writes the index of the skills in `order` (title order), unless the published one was made
 /// from the same inputs; returns the filter values, which the search page offers.
 pub fn write_index(catalog: &Catalog, order: &[usize], out: &SiteWriter) -> Result<Facets> {
-    let key = index_key(catalog, order);
-
     // Filter values, in document order.
     let per_doc: Vec<Vec<FacetOf>> = order.par_iter().map(|&i| skill_facets(catalog, i)).collect();
+    let key = index_key(catalog, order, &per_doc);
     // Per filter: (value id, label) -> documents.
     type Values<'a> = HashMap<(Cow<'a, str>, &'a str), Vec<u32>>;
     let mut facet_docs: BTreeMap<&'static str, Values> = BTreeMap::new();
