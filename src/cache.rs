@@ -297,9 +297,8 @@ impl PackedText {
         let path = self.path.as_path();
         let io = |e: std::io::Error| crate::error::Error::io(path, e);
         let mut file = std::fs::File::open(path).map_err(io)?;
-        let mut header = [0u8; PACK_HEADER as usize];
-        file.read_exact(&mut header).map_err(io)?;
-        if header[8..24] != self.id {
+        let (id, _) = read_header(&mut file).map_err(io)?;
+        if id != self.id {
             let changed = std::io::Error::other("the build cache was replaced while this build read it; build again");
             return Err(io(changed));
         }
@@ -366,7 +365,7 @@ impl<T: Serialize + serde::de::DeserializeOwned> SkillPack<T> {
         let listed: Vec<(&str, &Option<String>, &T, &Option<TextSpan>)> =
             entries.iter().zip(&spans).map(|(e, span)| (e.key.as_str(), &e.stat, &e.value, span)).collect();
         let Ok(encoded) = rmp_serde::to_vec(&listed) else { return };
-        let id = pack_id(&encoded);
+        let id = hash_bytes(&encoded);
         let path = Self::path(root, repo);
         let saved = write_whole_with(&path, |file| {
             file.write_all(PACK_MAGIC)?;
@@ -401,27 +400,30 @@ fn read_entries<T: serde::de::DeserializeOwned>(
 ) -> Option<(Hash, u64, Vec<(String, Option<String>, T, Option<TextSpan>)>)> {
     use std::io::Read;
     let mut file = std::fs::File::open(path).ok()?;
-    let mut header = [0u8; PACK_HEADER as usize];
-    file.read_exact(&mut header).ok()?;
-    if &header[..8] != PACK_MAGIC {
-        return None;
-    }
-    let id: Hash = header[8..24].try_into().ok()?;
-    let len = u64::from_le_bytes(header[24..].try_into().ok()?);
+    let (id, len) = read_header(&mut file).ok()?;
     // A length beyond the file is damage, not a reason to allocate it.
     if len > file.metadata().ok()?.len() {
         return None;
     }
     let mut encoded = vec![0; len as usize];
     file.read_exact(&mut encoded).ok()?;
-    if pack_id(&encoded) != id {
+    if hash_bytes(&encoded) != id {
         return None;
     }
     Some((id, PACK_HEADER + len, rmp_serde::from_slice(&encoded).ok()?))
 }
 
-fn pack_id(encoded: &[u8]) -> Hash {
-    hash_bytes(encoded)
+/// A pack's id and its entries' length, from the start of its file.
+fn read_header(file: &mut std::fs::File) -> std::io::Result<(Hash, u64)> {
+    use std::io::Read;
+    let mut header = [0u8; PACK_HEADER as usize];
+    file.read_exact(&mut header)?;
+    if &header[..8] != PACK_MAGIC {
+        return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, "not a skill pack"));
+    }
+    let id: Hash = header[8..24].try_into().expect("16 bytes");
+    let len = u64::from_le_bytes(header[24..].try_into().expect("8 bytes"));
+    Ok((id, len))
 }
 
 /// The similar-skill ranking of the last build of a catalog (`.catalog/cache/similar.json`),

@@ -245,8 +245,9 @@ fn assemble_catalog(root: &Path, config: Config, found: Found, progress: &Progre
     let reading = Reading { suppress: &config.suppress, taxonomy: &taxonomy, taxonomy_id: &taxonomy_id };
 
     let mut repos = Vec::new();
-    let mut skills: Vec<Skill> = Vec::with_capacity(sources.iter().map(|s| s.skills.len()).sum());
-    let read = progress.counter(Stage::Read, sources.iter().map(|s| s.skills.len()).sum());
+    let skill_folders = sources.iter().map(|s| s.skills.len()).sum();
+    let mut skills: Vec<Skill> = Vec::with_capacity(skill_folders);
+    let read = progress.counter(Stage::Read, skill_folders);
     // Repositories in parallel as well as the skills in each: loading and saving a repository's
     // cache pack is one thread's work, and would otherwise leave the other cores idle.
     let loaded_repos: Vec<RepoLoad> =
@@ -618,8 +619,6 @@ fn read_skill(
     crate::scan::suppress::apply(&mut scan.findings, reading.suppress, |f| format!("{prefix}/{}", f.file));
     let name = parsed.frontmatter.name.clone().unwrap_or_else(|| folder_name.clone());
     let description = parsed.frontmatter.description.clone().unwrap_or_default();
-    // The outline served analysis and the scanner, whose results the pages read; neither the
-    // cache nor the catalog keeps it (about a quarter of a skill's size in both).
     let mut parsed = parsed;
     if parsed.frontmatter.name.is_none() {
         parsed.diagnostics.push(Diagnostic::warning(
@@ -637,7 +636,10 @@ fn read_skill(
     }
     let topics = reading.taxonomy.classify(&parsed.frontmatter, &name, &description, &analysis);
     let text_hash = crate::relate::text_hash(&parsed.text);
-    let parse::ParsedSkill { frontmatter, text, body_start, diagnostics, .. } = parsed;
+    // The outline served analysis and the scanner, whose results the pages read; neither the
+    // cache nor the catalog keeps it (about a quarter of a skill's size in both). The text is
+    // kept apart from the rest (`cache::SkillText`).
+    let parse::ParsedSkill { frontmatter, text, body_start, diagnostics, body_line: _, outline: _ } = parsed;
     let loaded = LoadedSkill {
         frontmatter,
         body_start,

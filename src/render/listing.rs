@@ -197,7 +197,8 @@ pub fn repo_rows(catalog: &Catalog, root: &str) -> Vec<RepoRow> {
     catalog.repos.iter().map(|r| repo_row(r, root)).collect()
 }
 
-pub fn home(catalog: &Catalog, topics: &TopicIndex, shown: &Shown, site: &SiteFn) -> IndexPage {
+/// The home page; `by_title` is every skill in title order ([`skills_by_title`]).
+pub fn home(catalog: &Catalog, topics: &TopicIndex, shown: &Shown, by_title: &[usize], site: &SiteFn) -> IndexPage {
     let mut newest: Vec<usize> =
         (0..catalog.skills.len()).filter(|&i| catalog.skills[i].history.first_seen.is_some()).collect();
     newest.sort_by_key(|&i| (std::cmp::Reverse(catalog.skills[i].history.first_seen), i));
@@ -209,7 +210,7 @@ pub fn home(catalog: &Catalog, topics: &TopicIndex, shown: &Shown, site: &SiteFn
     repos.sort_by(|a, b| b.skills.cmp(&a.skills).then(a.full.cmp(&b.full)));
     repos.truncate(12);
     let some_skills = if newest.is_empty() && starred.is_empty() {
-        skills_by_title(catalog).into_iter().take(HOME_LIST).map(|i| shown.cards[i].clone()).collect()
+        by_title.iter().take(HOME_LIST).map(|&i| shown.cards[i].clone()).collect()
     } else {
         Vec::new()
     };

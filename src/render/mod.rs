@@ -295,9 +295,9 @@ pub fn render_site(
     });
     add_pages(owner_dirs.collect::<Result<_>>()?);
 
-    renderer.page(out, "index.html", "index.html", &listing::home(catalog, &topic_index, &shown, &site))?;
-    add_pages(vec![String::new()]);
     let all = listing::skills_by_title(catalog);
+    renderer.page(out, "index.html", "index.html", &listing::home(catalog, &topic_index, &shown, &all, &site))?;
+    add_pages(vec![String::new()]);
     let intro = format!("All {} skills in this catalog, by name.", all.len());
     add_pages(listings.write_listing("skills/", "All skills", &intro, ("", ""), &all)?);
     for kind in [topics::TopicKind::Category, topics::TopicKind::Product, topics::TopicKind::Tag] {
