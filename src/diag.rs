@@ -44,6 +44,24 @@ impl Diagnostic {
     }
 }
 
+/// Past this many, a command lists errors only and counts the rest.
+const LISTED_IN_FULL: usize = 20;
+
+/// Prints diagnostics to stderr: every one when `all` or when there are few, else the errors
+/// and a count (the site's report page lists every one).
+pub fn print_all(diagnostics: &[Diagnostic], all: bool) {
+    let listed = all || diagnostics.len() <= LISTED_IN_FULL;
+    for diag in diagnostics.iter().filter(|d| listed || d.level == Level::Error) {
+        eprintln!("{diag}");
+    }
+    if !listed {
+        eprintln!(
+            "... {} diagnostics in all; -v lists every one, and the site's report/ page has them too",
+            diagnostics.len()
+        );
+    }
+}
+
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let level = match self.level {

@@ -206,7 +206,12 @@ fn main() -> ExitCode {
 fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
     match &cli.command {
         Command::Serve(args) => {
-            ops::serve::serve(&ops::serve::ServeOptions { path: args.path.clone(), port: args.port, open: args.open })?;
+            ops::serve::serve(&ops::serve::ServeOptions {
+                path: args.path.clone(),
+                port: args.port,
+                open: args.open,
+                verbose: cli.verbose,
+            })?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Init(args) => {
@@ -281,17 +286,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             let errors = report.diagnostics.iter().filter(|d| d.level == Level::Error).count();
             let warnings = report.diagnostics.len() - errors;
             if !cli.quiet {
-                for diag in &report.diagnostics {
-                    if cli.verbose || diag.level == Level::Error || report.diagnostics.len() <= 20 {
-                        eprintln!("{diag}");
-                    }
-                }
-                if !cli.verbose && report.diagnostics.len() > 20 {
-                    eprintln!(
-                        "... {} diagnostics in all; -v lists every one, and the site's report/ page has them too",
-                        report.diagnostics.len()
-                    );
-                }
+                catalog::diag::print_all(&report.diagnostics, cli.verbose);
                 if cli.verbose {
                     for (stage, time) in &report.timings {
                         eprintln!("  {stage}: {:.3}s", time.as_secs_f64());

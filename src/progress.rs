@@ -60,7 +60,7 @@ impl Counter<'_> {
         let done = self.done.fetch_add(1, Ordering::Relaxed) + 1;
         // About a hundred reports per stage, whatever its size.
         let step = (self.total / 100).max(1);
-        if done % step == 0 || done == self.total {
+        if done.is_multiple_of(step) || done == self.total {
             report(self.stage, done, self.total);
         }
     }

@@ -5,24 +5,43 @@ mod support;
 
 use std::path::Path;
 
+use catalog::ops::build::{Session, build_in_session};
 use catalog::ops::{BuildOptions, BuildReport};
 use support::{copy_tree, project_root, site_files};
 
-fn build(root: &Path, out: &Path) -> BuildReport {
-    let options = BuildOptions {
-        root: root.to_path_buf(),
-        out: Some(out.to_path_buf()),
-        base_url: None,
-        minify: true,
-        offline: true,
-    };
-    catalog::ops::build(&options).expect("build succeeds")
+fn options(root: &Path, out: &Path) -> BuildOptions {
+    BuildOptions { root: root.to_path_buf(), out: Some(out.to_path_buf()), base_url: None, minify: true, offline: true }
 }
 
-/// Builds `root` incrementally into its `public/` and from scratch into a new folder, and
-/// checks the two sites are the same. Returns the incremental build's report.
-fn rebuild_matches_clean(root: &Path, step: &str) -> BuildReport {
-    let incremental = build(root, &root.join("public"));
+fn build(root: &Path, out: &Path) -> BuildReport {
+    catalog::ops::build(&options(root, out)).expect("build succeeds")
+}
+
+/// How the incremental builds are made: as `catalog build` makes them, from what the last
+/// build left on disk; or as `serve` makes them, keeping what it loaded and told what changed.
+enum Builder {
+    Command,
+    Serve(Session),
+}
+
+impl Builder {
+    fn build(&mut self, root: &Path, changed: &[&Path]) -> BuildReport {
+        match self {
+            Builder::Command => build(root, &root.join("public")),
+            Builder::Serve(session) => {
+                session.changed(&changed.iter().map(|p| p.to_path_buf()).collect::<Vec<_>>());
+                let config = catalog::config::Config::load(root).unwrap();
+                build_in_session(&options(root, &root.join("public")), config, session).expect("build succeeds")
+            }
+        }
+    }
+}
+
+/// Builds `root` incrementally into its `public/` (`changed` names what changed since the last
+/// build) and from scratch into a new folder, and checks the two sites are the same. Returns
+/// the incremental build's report.
+fn rebuild_matches_clean(builder: &mut Builder, root: &Path, changed: &[&Path], step: &str) -> BuildReport {
+    let incremental = builder.build(root, changed);
     // The clean build reads a copy of the catalog, without its cache.
     let scratch = tempfile::tempdir().unwrap();
     std::fs::create_dir(scratch.path().join("catalog")).unwrap();
@@ -74,13 +93,22 @@ fn edit(path: &Path, from: &str, to: &str) {
 
 #[test]
 fn incremental_rebuilds_are_byte_identical_to_clean_builds() {
+    edits_rebuild_like_clean_builds(&mut Builder::Command);
+}
+
+#[test]
+fn serve_rebuilds_are_byte_identical_to_clean_builds() {
+    edits_rebuild_like_clean_builds(&mut Builder::Serve(Session::default()));
+}
+
+fn edits_rebuild_like_clean_builds(builder: &mut Builder) {
     let tmp = embedded_catalog_copy();
     let root = tmp.path();
 
-    let first = rebuild_matches_clean(root, "first build");
+    let first = rebuild_matches_clean(builder, root, &[], "first build");
     assert_eq!((first.reused_pages, first.skills_read), (0, first.skills + errors(&first)));
 
-    let again = build(root, &root.join("public"));
+    let again = builder.build(root, &[]);
     assert!(again.up_to_date, "a build with nothing changed did the work again");
     assert_eq!((again.pages, again.diagnostics.len()), (first.pages, first.diagnostics.len()));
 
@@ -88,12 +116,12 @@ fn incremental_rebuilds_are_byte_identical_to_clean_builds() {
     // A file touched but not changed: the build looks again, and reads nothing again.
     let later = std::time::SystemTime::now() + std::time::Duration::from_secs(60);
     std::fs::File::options().write(true).open(&skill).unwrap().set_modified(later).unwrap();
-    let touched = rebuild_matches_clean(root, "a file touched");
+    let touched = rebuild_matches_clean(builder, root, &[&skill], "a file touched");
     assert!(!touched.up_to_date);
     assert_eq!((touched.skills_read, touched.written), (0, 0), "an unchanged file was read again");
 
     edit(&skill, "description:", "description: Edited, and longer.");
-    let edited = rebuild_matches_clean(root, "one skill edited");
+    let edited = rebuild_matches_clean(builder, root, &[&skill], "one skill edited");
     assert!(!edited.up_to_date);
     assert_eq!(edited.skills_read, 1, "unchanged skills were read again");
     assert!(edited.reused_pages > 0, "every page was rendered again after a one-skill edit");
@@ -106,20 +134,20 @@ fn incremental_rebuilds_are_byte_identical_to_clean_builds() {
 
     // The other generation is brought up to date too.
     edit(&skill, "Edited, and longer.", "Edited twice, and longer still.");
-    rebuild_matches_clean(root, "the same skill edited again");
+    rebuild_matches_clean(builder, root, &[&skill], "the same skill edited again");
 
     // A body-only edit: the similar-skill ranking, which does not read the body, is reused.
     let mut text = std::fs::read_to_string(&skill).unwrap();
     text.push_str("\nA paragraph added at the end.\n");
     std::fs::write(&skill, text).unwrap();
-    let body_only = rebuild_matches_clean(root, "a skill's body edited");
+    let body_only = rebuild_matches_clean(builder, root, &[&skill], "a skill's body edited");
     assert_eq!(body_only.skills_read, 1);
 
     // A skill that the other skills of its repository show under "More from": their pages
     // change with its description.
     let sibling = root.join("content/northwind-labs/data-skills/skills/csv-profiler/SKILL.md");
     edit(&sibling, "description: Profiles", "description: Edited here. Profiles");
-    rebuild_matches_clean(root, "a skill shown on its siblings' pages edited");
+    rebuild_matches_clean(builder, root, &[&sibling], "a skill shown on its siblings' pages edited");
 
     let new_skill = root.join("content/HKUDS/OpenSpace/brand-new");
     std::fs::create_dir_all(&new_skill).unwrap();
@@ -128,25 +156,27 @@ fn incremental_rebuilds_are_byte_identical_to_clean_builds() {
         "---\nname: brand-new\ndescription: Appears between builds.\n---\n# New\n",
     )
     .unwrap();
-    rebuild_matches_clean(root, "a skill added");
+    rebuild_matches_clean(builder, root, &[&new_skill], "a skill added");
 
     std::fs::remove_dir_all(&new_skill).unwrap();
-    rebuild_matches_clean(root, "a skill removed");
+    rebuild_matches_clean(builder, root, &[&new_skill], "a skill removed");
 
     let theme = root.join("templates");
     std::fs::create_dir_all(&theme).unwrap();
     let base = std::fs::read_to_string(project_root().join("templates/base.html")).unwrap();
     assert!(base.contains("</footer>"));
     std::fs::write(theme.join("base.html"), base.replacen("</footer>", "<p>Themed.</p></footer>", 1)).unwrap();
-    let themed = rebuild_matches_clean(root, "a template overridden");
+    let themed = rebuild_matches_clean(builder, root, &[&theme], "a template overridden");
     assert_eq!(themed.reused_pages, 0, "pages kept after their template changed");
 
-    edit(&root.join("catalog.toml"), "title = \"", "title = \"Renamed ");
-    rebuild_matches_clean(root, "catalog.toml changed");
+    let config = root.join("catalog.toml");
+    edit(&config, "title = \"", "title = \"Renamed ");
+    rebuild_matches_clean(builder, root, &[&config], "catalog.toml changed");
 
     // Skills are classified as they are read: a taxonomy change reaches cached skills.
-    edit(&root.join("data/taxonomy.toml"), "name = \"", "name = \"Renamed ");
-    rebuild_matches_clean(root, "the taxonomy changed");
+    let taxonomy = root.join("data/taxonomy.toml");
+    edit(&taxonomy, "name = \"", "name = \"Renamed ");
+    rebuild_matches_clean(builder, root, &[&taxonomy], "the taxonomy changed");
 }
 
 #[test]
@@ -174,7 +204,7 @@ fn settled_folders_are_recognised_by_their_stat_and_a_same_size_same_time_edit_i
 
     // Something else changes: every skill folder is recognised by its stat alone.
     edit(&root.join("catalog.toml"), "title = \"", "title = \"Renamed ");
-    let renamed = rebuild_matches_clean(root, "catalog.toml changed");
+    let renamed = rebuild_matches_clean(&mut Builder::Command, root, &[], "catalog.toml changed");
     assert_eq!((renamed.skills_hashed, renamed.skills_read), (0, 0), "settled folders were read again");
 
     // An edit that keeps the file's size and modification time: its status-change time tells it.
@@ -182,6 +212,6 @@ fn settled_folders_are_recognised_by_their_stat_and_a_same_size_same_time_edit_i
     let modified = std::fs::metadata(&skill).unwrap().modified().unwrap();
     edit(&skill, "description: Profiles", "description: PROFILES");
     std::fs::File::options().write(true).open(&skill).unwrap().set_modified(modified).unwrap();
-    let edited = rebuild_matches_clean(root, "an edit keeping size and time");
+    let edited = rebuild_matches_clean(&mut Builder::Command, root, &[], "an edit keeping size and time");
     assert_eq!((edited.skills_hashed, edited.skills_read), (1, 1));
 }

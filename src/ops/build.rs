@@ -18,7 +18,7 @@ use crate::progress::{Progress, Stage};
 use crate::relate::{self, Taxonomy, copies};
 use crate::render::{self, Renderer};
 use crate::repo_data;
-use crate::sources::{self, history, history::History};
+use crate::sources::{self, history};
 use crate::write::{self, SiteWriter};
 
 #[derive(Debug, Clone)]
@@ -70,7 +70,22 @@ pub fn build_with(options: &BuildOptions, config: Config) -> Result<BuildReport>
 }
 
 /// Builds, telling `progress` how far reading and rendering have come.
-pub fn build_reporting(options: &BuildOptions, mut config: Config, progress: &Progress) -> Result<BuildReport> {
+pub fn build_reporting(options: &BuildOptions, config: Config, progress: &Progress) -> Result<BuildReport> {
+    build_in(options, config, progress, None)
+}
+
+/// Builds again in a long-running process: sources the session kept unchanged are neither
+/// walked nor loaded again (see [`Session`]).
+pub fn build_in_session(options: &BuildOptions, config: Config, session: &mut Session) -> Result<BuildReport> {
+    build_in(options, config, &Progress::default(), Some(session))
+}
+
+fn build_in(
+    options: &BuildOptions,
+    mut config: Config,
+    progress: &Progress,
+    mut session: Option<&mut Session>,
+) -> Result<BuildReport> {
     let started = Instant::now();
     if let Some(base_url) = &options.base_url {
         config.base_url = base_url.clone();
@@ -83,13 +98,16 @@ pub fn build_reporting(options: &BuildOptions, mut config: Config, progress: &Pr
     };
     let mode = if options.offline { sources::Mode::Offline } else { sources::Mode::Fetch };
     let out_dir = options.out.clone().unwrap_or_else(|| options.root.join("public"));
-    let found = discover_catalog(&options.root, &config, mode);
+    let found = discover_catalog(&options.root, &config, mode, session.as_deref_mut());
     let fingerprint = input_fingerprint(options, &config, &out_dir, &found);
     stage("discover");
     let last = cache::load(&out_dir);
     if let Some(record) = last.filter(|r| {
         r.fingerprint == fingerprint && write::generation_of(&out_dir).as_deref() == Some(r.generation.as_str())
     }) {
+        if let Some(session) = session {
+            session.put_back(found);
+        }
         return Ok(BuildReport {
             out: out_dir,
             skills: record.skills,
@@ -107,7 +125,8 @@ pub fn build_reporting(options: &BuildOptions, mut config: Config, progress: &Pr
             timings,
         });
     }
-    let (catalog, Reads { skills_read, skills_hashed }) = assemble_catalog(&options.root, config, found, progress);
+    let (catalog, Reads { skills_read, skills_hashed }, sources, kept) =
+        assemble_catalog(&options.root, config, found, progress, session.as_deref_mut());
     stage("parse, analyze, relate");
     let renderer = Renderer::with_theme(Some(&options.root))?;
     // A build that fails from here on leaves an output the record no longer describes.
@@ -129,9 +148,12 @@ pub fn build_reporting(options: &BuildOptions, mut config: Config, progress: &Pr
         diagnostics: catalog.diagnostics.clone(),
     };
     cache::save(&record);
-    // Freeing 60,000 skills takes a tenth of a second or more: a command that exits next need
-    // not wait for it, and `serve` frees them while it waits for the next change.
-    std::thread::spawn(move || drop(catalog));
+    match session {
+        Some(session) => session.keep(catalog, sources, kept),
+        // Freeing 60,000 skills takes a tenth of a second or more: a command that exits next
+        // need not wait for it.
+        None => drop(std::thread::spawn(move || drop((catalog, sources)))),
+    }
     Ok(BuildReport {
         out,
         skills: record.skills,
@@ -190,52 +212,150 @@ pub fn load_catalog_with(root: &Path, config: Config, mode: sources::Mode) -> Ca
 }
 
 fn load_catalog_reporting(root: &Path, config: Config, mode: sources::Mode, progress: &Progress) -> Catalog {
-    let found = discover_catalog(root, &config, mode);
-    assemble_catalog(root, config, found, progress).0
+    let found = discover_catalog(root, &config, mode, None);
+    assemble_catalog(root, config, found, progress, None).0
 }
 
-/// What discovery found: every source's skill folders and files, before any is read.
+/// What discovery found: every source's skill folders and files, before any is read; and, for
+/// a source a [`Session`] kept unchanged, its repository as last built.
 struct Found {
     sources: Vec<DiscoveredSource>,
+    kept: Vec<Option<RepoPart>>,
     git_at: HashMap<RepoId, sources::GitAt>,
     diagnostics: Vec<Diagnostic>,
 }
 
-fn discover_catalog(root: &Path, config: &Config, mode: sources::Mode) -> Found {
+fn discover_catalog(root: &Path, config: &Config, mode: sources::Mode, session: Option<&mut Session>) -> Found {
     let (resolved, mut diagnostics) = sources::resolve(root, config, mode);
+    let mut kept: Vec<Option<KeptRepo>> = match session {
+        Some(session) => resolved.iter().map(|source| session.take_unchanged(source)).collect(),
+        None => resolved.iter().map(|_| None).collect(),
+    };
     // Sources are walked in parallel: walking is mostly waiting on metadata, one folder at a time.
-    let walked: Vec<(DiscoveredSource, Vec<Diagnostic>)> =
-        resolved.par_iter().map(|source| discover::discover_source(source.repo.clone(), &source.dir)).collect();
-    let git_at: HashMap<RepoId, sources::GitAt> =
-        resolved.into_iter().filter_map(|source| Some((source.repo, source.git?))).collect();
-    let mut sources: Vec<DiscoveredSource> = Vec::with_capacity(walked.len());
-    for (found, diags) in walked {
-        diagnostics.extend(diags);
-        sources.push(found);
-    }
-    sources.sort_by(|a, b| a.repo.cmp(&b.repo));
-    Found { sources, git_at, diagnostics }
-}
-
-/// Reads, parses, analyzes and relates every discovered skill; also says how many skills were
-/// read (the others came from the cache).
-fn assemble_catalog(root: &Path, config: Config, found: Found, progress: &Progress) -> (Catalog, Reads) {
-    let Found { sources, git_at, mut diagnostics } = found;
-    let histories: Vec<(Option<History>, Option<Diagnostic>)> = sources
+    let walked: Vec<(DiscoveredSource, Vec<Diagnostic>, Option<RepoPart>)> = resolved
         .par_iter()
-        .map(|source| {
-            let Some(git) = git_at.get(&source.repo) else {
-                return (None, None);
-            };
-            match history::read(&git.repo_dir, git.commit) {
-                Ok(history) => (Some(history), None),
-                Err(err) => {
-                    let message = format!("its git history could not be read ({err}); its dates are not known");
-                    (None, Some(Diagnostic::warning(&source.root, None, message)))
-                }
+        .zip(kept.par_iter_mut())
+        .map(|(source, kept)| match kept.take() {
+            Some(KeptRepo { source, part, .. }) => (source, Vec::new(), Some(part)),
+            None => {
+                let (found, diags) = discover::discover_source(source.repo.clone(), &source.dir);
+                (found, diags, None)
             }
         })
         .collect();
+    let git_at: HashMap<RepoId, sources::GitAt> =
+        resolved.into_iter().filter_map(|source| Some((source.repo, source.git?))).collect();
+    let mut walked: Vec<(DiscoveredSource, Option<RepoPart>)> = walked
+        .into_iter()
+        .map(|(found, diags, part)| {
+            diagnostics.extend(diags);
+            (found, part)
+        })
+        .collect();
+    walked.sort_by(|a, b| a.0.repo.cmp(&b.0.repo));
+    let (sources, kept) = walked.into_iter().unzip();
+    Found { sources, kept, git_at, diagnostics }
+}
+
+/// One repository as built on its own: its skills in folder order (page addresses numbered
+/// apart, dates from its history), and what reading it found to warn about. The catalog is
+/// these, joined (`join_repos`), then related.
+struct RepoPart {
+    repo: Repo,
+    skills: Vec<Skill>,
+    diagnostics: Vec<Diagnostic>,
+    /// The commit its files and dates were read at, for a git source.
+    commit: Option<gix::ObjectId>,
+}
+
+/// What `serve` keeps between builds, so that a change reads again only the sources it touched:
+/// every source as discovered and its repository as built, and the similar-skill ranking. A
+/// source is kept while no change was reported under its folder and what every skill is read
+/// with (the sources and suppressions in catalog.toml, the taxonomy) is the same.
+#[derive(Default)]
+pub struct Session {
+    /// What the kept repositories were read with (see [`reading_id`]).
+    reading: String,
+    repos: HashMap<RepoId, KeptRepo>,
+    similar: Option<relate::SimilarMemo>,
+}
+
+struct KeptRepo {
+    source: DiscoveredSource,
+    part: RepoPart,
+}
+
+impl Session {
+    /// Forgets every source with a changed path in or above its folder.
+    pub fn changed(&mut self, paths: &[PathBuf]) {
+        self.repos.retain(|_, kept| {
+            !paths.iter().any(|path| path.starts_with(&kept.source.root) || kept.source.root.starts_with(path))
+        });
+    }
+
+    /// Forgets every source (a change may have gone unreported).
+    pub fn forget(&mut self) {
+        self.repos.clear();
+    }
+
+    /// Takes back what discovery took for a build that found nothing to do.
+    fn put_back(&mut self, found: Found) {
+        for (source, part) in found.sources.into_iter().zip(found.kept) {
+            if let Some(part) = part {
+                self.repos.insert(source.repo.clone(), KeptRepo { source, part });
+            }
+        }
+    }
+
+    fn take_unchanged(&mut self, source: &sources::ResolvedSource) -> Option<KeptRepo> {
+        let kept = self.repos.remove(&source.repo)?;
+        let commit = source.git.as_ref().map(|g| g.commit);
+        (kept.source.root == source.dir && kept.part.commit == commit).then_some(kept)
+    }
+
+    /// Keeps the catalog just rendered, split back into its repositories.
+    fn keep(&mut self, catalog: Catalog, sources: Vec<DiscoveredSource>, kept: KeptFacts) {
+        let KeptFacts { mut diagnostics, commits } = kept;
+        let Catalog { repos, skills, relations, .. } = catalog;
+        self.similar = Some(relate::SimilarMemo { key: relations.similar_key, similar: relations.similar });
+        let mut skills = skills.into_iter();
+        self.repos = repos
+            .into_iter()
+            .zip(sources)
+            .zip(diagnostics.drain(..))
+            .zip(commits)
+            .map(|(((repo, source), diagnostics), commit)| {
+                let skills = skills.by_ref().take(repo.skills.len()).collect();
+                let kept = KeptRepo { source, part: RepoPart { repo, skills, diagnostics, commit } };
+                (kept.part.repo.id.clone(), kept)
+            })
+            .collect();
+    }
+}
+
+/// What a joined catalog no longer holds of its repositories, for a [`Session`] to keep.
+struct KeptFacts {
+    diagnostics: Vec<Vec<Diagnostic>>,
+    commits: Vec<Option<gix::ObjectId>>,
+}
+
+/// What every skill is read with beside its own folder, as one string: kept repositories are
+/// reused only while it holds.
+fn reading_id(config: &Config, taxonomy_id: &str) -> String {
+    format!("{:?} {:?} {taxonomy_id}", config.sources, config.suppress)
+}
+
+/// Reads, parses, analyzes and relates every discovered skill; also says how many skills were
+/// read (the others came from the cache), and gives back the sources and each repository's
+/// diagnostics, for a [`Session`] to keep.
+fn assemble_catalog(
+    root: &Path,
+    config: Config,
+    found: Found,
+    progress: &Progress,
+    session: Option<&mut Session>,
+) -> (Catalog, Reads, Vec<DiscoveredSource>, KeptFacts) {
+    let Found { sources, kept, git_at, mut diagnostics } = found;
     let (repo_data, data_diag) = repo_data::load(root);
     diagnostics.extend(data_diag);
     let mut taxonomy_diag = Vec::new();
@@ -243,88 +363,39 @@ fn assemble_catalog(root: &Path, config: Config, found: Found, progress: &Progre
     // Skills are classified as they are read, so the taxonomy is part of every skill's key.
     let taxonomy_id = crate::write::hex(&crate::write::hash_bytes(format!("{taxonomy:?}").as_bytes()));
     let reading = Reading { suppress: &config.suppress, taxonomy: &taxonomy, taxonomy_id: &taxonomy_id };
+    let reading_now = reading_id(&config, &taxonomy_id);
+    let keeping = session.is_some();
+    let (earlier, kept) = match session {
+        Some(session) if session.reading == reading_now => (session.similar.take(), kept),
+        Some(session) => {
+            session.reading = reading_now;
+            (None, kept.into_iter().map(|_| None).collect())
+        }
+        None => (None, kept),
+    };
 
-    let mut repos = Vec::new();
     let skill_folders = sources.iter().map(|s| s.skills.len()).sum();
-    let mut skills: Vec<Skill> = Vec::with_capacity(skill_folders);
     let read = progress.counter(Stage::Read, skill_folders);
     // Repositories in parallel as well as the skills in each: loading and saving a repository's
     // cache pack is one thread's work, and would otherwise leave the other cores idle.
-    let loaded_repos: Vec<RepoLoad> =
-        sources.par_iter().map(|source| load_repo(root, source, &reading, &read)).collect();
-    let reads = loaded_repos.iter().fold(Reads::default(), |sum, r| Reads {
-        skills_read: sum.skills_read + r.reads.skills_read,
-        skills_hashed: sum.skills_hashed + r.reads.skills_hashed,
+    let built: Vec<(RepoPart, Reads)> = sources
+        .par_iter()
+        .zip(kept)
+        .map(|(source, kept)| match kept {
+            Some(part) => (part, Reads::default()),
+            None => build_repo(root, source, git_at.get(&source.repo), &reading, &read),
+        })
+        .collect();
+    let reads = built.iter().fold(Reads::default(), |sum, (_, r)| Reads {
+        skills_read: sum.skills_read + r.skills_read,
+        skills_hashed: sum.skills_hashed + r.skills_hashed,
     });
-    for ((source, (history, history_diag)), loaded) in sources.into_iter().zip(histories).zip(loaded_repos) {
-        diagnostics.extend(history_diag);
-        let RepoLoad { license: repo_license, loaded, .. } = loaded;
-        let repo_index = repos.len();
-        let results: Vec<std::result::Result<(Skill, Vec<Diagnostic>), Diagnostic>> = loaded
-            .into_iter()
-            .zip(&source.skills)
-            .map(|(entry, dir)| {
-                let text = entry.text.unwrap_or(cache::SkillText::InMemory(String::new()));
-                entry.value.map(|loaded| loaded.into_skill(entry.key, text, dir, &source.repo, repo_index))
-            })
-            .collect();
-        let mut repo_skills = Vec::new();
-        let mut used_slugs: HashMap<String, PathBuf> = HashMap::new();
-        for result in results {
-            match result {
-                Ok((mut skill, skill_diagnostics)) => {
-                    diagnostics.extend(skill_diagnostics);
-                    if let Some(history) = &history {
-                        let rel = &skill.dir.rel_dir;
-                        let skill_file = if rel.is_empty() {
-                            skill.dir.skill_file.clone()
-                        } else {
-                            format!("{rel}/{}", skill.dir.skill_file)
-                        };
-                        skill.history = SkillHistory {
-                            first_seen: history.first_seen(&skill_file),
-                            last_changed: history.last_changed(rel),
-                        };
-                    }
-                    // Two folders that would share a URL both keep a page; the later one (in
-                    // folder order, so the same on every build) gets a numbered suffix.
-                    let base = skill.slug.clone();
-                    let mut n = 1;
-                    while used_slugs.contains_key(&skill.slug) {
-                        n += 1;
-                        skill.slug = format!("{base}-{n}");
-                    }
-                    if n > 1 {
-                        diagnostics.push(Diagnostic::warning(
-                            skill.dir.skill_file_path(),
-                            None,
-                            format!(
-                                "its page address {base}/ is taken by {}; this skill's page is {}/",
-                                used_slugs[&base].display(),
-                                skill.slug
-                            ),
-                        ));
-                    }
-                    used_slugs.insert(skill.slug.clone(), skill.dir.dir.clone());
-                    repo_skills.push(skills.len());
-                    skills.push(skill);
-                }
-                Err(diag) => diagnostics.push(diag),
-            }
-        }
-        repos.push(Repo {
-            id: source.repo.clone(),
-            root: source.root.clone(),
-            license: repo_license,
-            skill_folders: source.skills.len(),
-            skills: repo_skills,
-            facts: RepoFacts {
-                stars: repo_data.get(&source.repo.full()).and_then(|figures| figures.stars),
-                commit: history.as_ref().map(|h| h.commit.clone()),
-                updated: history.as_ref().map(|h| h.updated),
-            },
-        });
-    }
+    let parts: Vec<RepoPart> = built.into_iter().map(|(part, _)| part).collect();
+    let kept = KeptFacts {
+        diagnostics: if keeping { parts.iter().map(|p| p.diagnostics.clone()).collect() } else { Vec::new() },
+        commits: parts.iter().map(|p| p.commit).collect(),
+    };
+    let (repos, mut skills) = join_repos(parts, &repo_data, &mut diagnostics, skill_folders);
 
     let inputs: Vec<copies::CopyInput> = skills
         .iter()
@@ -342,13 +413,113 @@ fn assemble_catalog(root: &Path, config: Config, found: Found, progress: &Progre
     let mut diagnostics: Vec<Diagnostic> = diagnostics.into_iter().map(|d| d.relative_to(root)).collect();
     diagnostics.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
     diagnostics.extend(taxonomy_diag);
-    let earlier = cache::load_similar(root);
+    let earlier = earlier.or_else(|| cache::load_similar(root));
     let unchanged = earlier.as_ref().map(|memo| memo.key.clone());
-    let (relations, key) = relate::relate(&skills, earlier);
-    if unchanged.as_deref() != Some(key.as_str()) {
-        cache::save_similar(root, relate::SimilarMemo { key, similar: relations.similar.clone() });
+    let relations = relate::relate(&skills, earlier);
+    if unchanged.as_deref() != Some(relations.similar_key.as_str()) {
+        let memo = relate::SimilarMemo { key: relations.similar_key.clone(), similar: relations.similar.clone() };
+        cache::save_similar(root, memo);
     }
-    (Catalog { config, repos, skills, diagnostics, relations }, reads)
+    (Catalog { config, repos, skills, diagnostics, relations }, reads, sources, kept)
+}
+
+/// The repositories, joined into one catalog's: skills numbered across the catalog, stars from
+/// the catalog's data file, every repository's diagnostics with the rest.
+fn join_repos(
+    parts: Vec<RepoPart>,
+    repo_data: &repo_data::RepoData,
+    diagnostics: &mut Vec<Diagnostic>,
+    skill_folders: usize,
+) -> (Vec<Repo>, Vec<Skill>) {
+    let mut repos = Vec::with_capacity(parts.len());
+    let mut skills: Vec<Skill> = Vec::with_capacity(skill_folders);
+    for RepoPart { mut repo, skills: repo_skills, diagnostics: repo_diagnostics, .. } in parts {
+        let repo_index = repos.len();
+        repo.skills = (skills.len()..skills.len() + repo_skills.len()).collect();
+        repo.facts.stars = repo_data.get(&repo.id.full()).and_then(|figures| figures.stars);
+        skills.extend(repo_skills.into_iter().map(|mut skill| {
+            skill.repo = repo_index;
+            skill
+        }));
+        diagnostics.extend(repo_diagnostics);
+        repos.push(repo);
+    }
+    (repos, skills)
+}
+
+/// One repository, read: its history, its skills (from its cache pack or read again), their
+/// page addresses and dates.
+fn build_repo(
+    root: &Path,
+    source: &DiscoveredSource,
+    git: Option<&sources::GitAt>,
+    reading: &Reading,
+    read: &crate::progress::Counter<'_>,
+) -> (RepoPart, Reads) {
+    let mut diagnostics = Vec::new();
+    let history = git.and_then(|git| match history::read(&git.repo_dir, git.commit) {
+        Ok(history) => Some(history),
+        Err(err) => {
+            let message = format!("its git history could not be read ({err}); its dates are not known");
+            diagnostics.push(Diagnostic::warning(&source.root, None, message));
+            None
+        }
+    });
+    let RepoLoad { license, loaded, reads } = load_repo(root, source, reading, read);
+    let mut skills = Vec::new();
+    let mut used_slugs: HashMap<String, PathBuf> = HashMap::new();
+    for (entry, dir) in loaded.into_iter().zip(&source.skills) {
+        let text = entry.text.unwrap_or(cache::SkillText::InMemory(String::new()));
+        let (mut skill, skill_diagnostics) = match entry.value {
+            Ok(loaded) => loaded.into_skill(entry.key, text, dir, &source.repo),
+            Err(diag) => {
+                diagnostics.push(diag);
+                continue;
+            }
+        };
+        diagnostics.extend(skill_diagnostics);
+        if let Some(history) = &history {
+            let rel = &skill.dir.rel_dir;
+            let skill_file =
+                if rel.is_empty() { skill.dir.skill_file.clone() } else { format!("{rel}/{}", skill.dir.skill_file) };
+            skill.history =
+                SkillHistory { first_seen: history.first_seen(&skill_file), last_changed: history.last_changed(rel) };
+        }
+        // Two folders that would share a URL both keep a page; the later one (in folder order,
+        // so the same on every build) gets a numbered suffix.
+        let base = skill.slug.clone();
+        let mut n = 1;
+        while used_slugs.contains_key(&skill.slug) {
+            n += 1;
+            skill.slug = format!("{base}-{n}");
+        }
+        if n > 1 {
+            diagnostics.push(Diagnostic::warning(
+                skill.dir.skill_file_path(),
+                None,
+                format!(
+                    "its page address {base}/ is taken by {}; this skill's page is {}/",
+                    used_slugs[&base].display(),
+                    skill.slug
+                ),
+            ));
+        }
+        used_slugs.insert(skill.slug.clone(), skill.dir.dir.clone());
+        skills.push(skill);
+    }
+    let repo = Repo {
+        id: source.repo.clone(),
+        root: source.root.clone(),
+        license,
+        skill_folders: source.skills.len(),
+        skills: Vec::new(),
+        facts: RepoFacts {
+            stars: None,
+            commit: history.as_ref().map(|h| h.commit.clone()),
+            updated: history.as_ref().map(|h| h.updated),
+        },
+    };
+    (RepoPart { repo, skills, diagnostics, commit: git.map(|g| g.commit) }, reads)
 }
 
 /// The catalog's own `data/taxonomy.toml` when it has one, else the embedded default.
@@ -494,11 +665,11 @@ impl LoadedSkill {
         text: cache::SkillText,
         dir: &discover::SkillDir,
         repo: &RepoId,
-        repo_index: usize,
     ) -> (Skill, Vec<Diagnostic>) {
+        // The repository's index is set when the repositories are joined (`join_repos`).
         let skill = Skill {
             key,
-            repo: repo_index,
+            repo: 0,
             slug: slugify(dir.folder_name(repo)),
             dir: dir.clone(),
             frontmatter: self.frontmatter,

@@ -16,7 +16,7 @@ use anyhow::Context;
 use crate::config::{CONFIG_FILE, Config, SourceConfig};
 use crate::discover::SKILL_FILE_NAMES;
 use crate::model::slugify;
-use crate::ops::{BuildOptions, build_with};
+use crate::ops::build::{BuildOptions, Session, build_in_session};
 
 /// Paths under this prefix belong to the server, not the site.
 const SERVER_PREFIX: &str = "/__catalog/";
@@ -29,6 +29,8 @@ pub struct ServeOptions {
     /// 0 picks a free port.
     pub port: u16,
     pub open: bool,
+    /// List every diagnostic after each build, not only the errors.
+    pub verbose: bool,
 }
 
 /// What to build for a PATH: the catalog root, its config, and the page to open first.
@@ -168,28 +170,36 @@ pub fn serve(options: &ServeOptions) -> anyhow::Result<()> {
     };
     let first_options = BuildOptions { offline: false, ..build_options.clone() };
 
+    // Sources no change was reported under stay loaded between builds.
+    let mut session = Session::default();
+    let first = build_in_session(&first_options, plan.config.clone(), &mut session)
+        .map_err(|e| anyhow::anyhow!("the first build failed: {e}"))?;
     let rebuild = {
         let plan = plan.clone();
         let build_options = build_options.clone();
-        move || -> Result<String, String> {
+        let verbose = options.verbose;
+        move |changed: Option<&[PathBuf]>| -> Result<String, String> {
+            match changed {
+                Some(paths) => session.changed(paths),
+                None => session.forget(),
+            }
             // The config may have changed too; a catalog re-reads it on every build.
             let config = if plan.root.join(CONFIG_FILE).is_file() {
                 Config::load(&plan.root).map_err(|e| e.to_string())?
             } else {
                 plan.config.clone()
             };
-            let report = build_with(&build_options, config).map_err(|e| e.to_string())?;
-            for diag in &report.diagnostics {
-                eprintln!("{diag}");
+            let report = build_in_session(&build_options, config, &mut session).map_err(|e| e.to_string())?;
+            crate::diag::print_all(&report.diagnostics, verbose);
+            if verbose {
+                for (stage, time) in &report.timings {
+                    eprintln!("  {stage}: {:.3}s", time.as_secs_f64());
+                }
             }
             Ok(format!("built {} skills in {:.2}s", report.skills, report.elapsed.as_secs_f64()))
         }
     };
-    let first =
-        build_with(&first_options, plan.config.clone()).map_err(|e| anyhow::anyhow!("the first build failed: {e}"))?;
-    for diag in &first.diagnostics {
-        eprintln!("{diag}");
-    }
+    crate::diag::print_all(&first.diagnostics, options.verbose);
     eprintln!("built {} skills in {:.2}s", first.skills, first.elapsed.as_secs_f64());
     let start_url = format!("{base_url}{}", plan.start);
     // The first line on stdout is the address, for people and for scripts.
@@ -215,9 +225,9 @@ fn watch(
     plan: &ServePlan,
     out: &Path,
     subscribers: Subscribers,
-    rebuild: impl Fn() -> Result<String, String> + Send + 'static,
+    mut rebuild: impl FnMut(Option<&[PathBuf]>) -> Result<String, String> + Send + 'static,
 ) -> anyhow::Result<()> {
-    use notify_debouncer_mini::{DebounceEventResult, new_debouncer, notify::RecursiveMode};
+    use notify::{RecursiveMode, Watcher};
     let out_parent = out.parent().unwrap_or(out).to_path_buf();
     // Outputs and caches inside the catalog are not inputs.
     let generated: Vec<PathBuf> =
@@ -226,22 +236,47 @@ fn watch(
         generated.iter().any(|g| path.starts_with(g))
             || path.components().any(|c| matches!(c.as_os_str().to_str(), Some(".git" | "node_modules")))
     };
-    let (tx, rx) = channel::<DebounceEventResult>();
-    let mut debouncer = new_debouncer(Duration::from_millis(150), tx)?;
-    for path in &plan.watch {
-        debouncer
-            .watcher()
-            .watch(path, RecursiveMode::Recursive)
-            .with_context(|| format!("watching {}", path.display()))?;
+    let (tx, rx) = channel::<notify::Result<notify::Event>>();
+    // Only changes: opening and reading (which every build does to the whole tree) would flood
+    // the kernel's event queue, and an overflowed queue means rereading everything.
+    let config = notify::Config::default().with_event_kinds(notify::EventKindMask::CORE);
+    let mut watcher = notify::RecommendedWatcher::new(tx, config)?;
+    // The catalog's own folder holds the outputs, whose writes are no change (and would flood
+    // the queue too): it is watched alone, and each input in it on its own.
+    watcher
+        .watch(&plan.root, RecursiveMode::NonRecursive)
+        .with_context(|| format!("watching {}", plan.root.display()))?;
+    for entry in std::fs::read_dir(&plan.root)?.flatten() {
+        watch_input(&mut watcher, &entry.path(), &ignored);
     }
+    for path in plan.watch.iter().filter(|p| **p != plan.root) {
+        watcher.watch(path, RecursiveMode::Recursive).with_context(|| format!("watching {}", path.display()))?;
+    }
+    let root = plan.root.clone();
     std::thread::spawn(move || {
-        let _keep_alive = debouncer;
-        for events in rx {
-            let Ok(events) = events else { continue };
-            let changed: Vec<&Path> = events.iter().map(|e| e.path.as_path()).filter(|p| !ignored(p)).collect();
-            let Some(first) = changed.first() else { continue };
-            eprintln!("changed: {}", first.display());
-            match rebuild() {
+        while let Ok(event) = rx.recv() {
+            // A save is often several events (write, rename, attributes): build once they stop.
+            let mut changes = Changes::default();
+            changes.add(event, &ignored);
+            while let Ok(event) = rx.recv_timeout(QUIET_BEFORE_BUILD) {
+                changes.add(event, &ignored);
+            }
+            for path in changes.paths.iter().filter(|p| p.parent() == Some(root.as_path())) {
+                watch_input(&mut watcher, path, &ignored);
+            }
+            let changed: Option<&[PathBuf]> = match &changes.lost {
+                // What changed is not known, so nothing loaded is trusted.
+                Some(err) => {
+                    eprintln!("watching: {err}; reading everything again");
+                    None
+                }
+                None => {
+                    let Some(first) = changes.paths.first() else { continue };
+                    eprintln!("changed: {}", first.display());
+                    Some(&changes.paths)
+                }
+            };
+            match rebuild(changed) {
                 Ok(summary) => {
                     eprintln!("{summary}");
                     subscribers.broadcast("reload", "");
@@ -254,6 +289,37 @@ fn watch(
         }
     });
     Ok(())
+}
+
+/// Watches one entry of the catalog's folder, and everything under it.
+fn watch_input(watcher: &mut impl notify::Watcher, path: &Path, ignored: impl Fn(&Path) -> bool) {
+    if !ignored(path) && path.is_dir() {
+        // A folder that went away again is no error: its removal is a change like any other.
+        let _ = watcher.watch(path, notify::RecursiveMode::Recursive);
+    }
+}
+
+/// How long the watcher must be quiet before a change is built.
+const QUIET_BEFORE_BUILD: Duration = Duration::from_millis(150);
+
+/// What the watcher reported since the last build.
+#[derive(Default)]
+struct Changes {
+    paths: Vec<PathBuf>,
+    /// Why changes may have gone unreported (the watcher's queue overflowed, it failed).
+    lost: Option<String>,
+}
+
+impl Changes {
+    fn add(&mut self, event: notify::Result<notify::Event>, ignored: impl Fn(&Path) -> bool) {
+        match event {
+            Err(err) => self.lost = Some(err.to_string()),
+            Ok(event) if event.need_rescan() => self.lost = Some("the watcher lost events".into()),
+            // Reading a file or a folder (the build itself does) changes nothing.
+            Ok(event) if event.kind.is_access() => {}
+            Ok(event) => self.paths.extend(event.paths.into_iter().filter(|p| !ignored(p))),
+        }
+    }
 }
 
 fn respond(request: tiny_http::Request, out: &Path, prefix: &str, subscribers: &Subscribers) {

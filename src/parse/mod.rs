@@ -77,7 +77,7 @@ pub fn decode(bytes: &[u8]) -> (String, bool) {
         let units = bytes[2..]
             .chunks_exact(2)
             .map(|p| if le { u16::from_le_bytes([p[0], p[1]]) } else { u16::from_be_bytes([p[0], p[1]]) });
-        let mut lossy = bytes.len() % 2 != 0;
+        let mut lossy = !bytes.len().is_multiple_of(2);
         let text = char::decode_utf16(units)
             .map(|r| {
                 r.unwrap_or_else(|_| {

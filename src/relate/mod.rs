@@ -23,6 +23,8 @@ pub struct Relations {
     pub topics: Vec<Topics>,
     /// Per skill, best first.
     pub similar: Vec<Vec<Match>>,
+    /// The key of everything the ranking read, for [`SimilarMemo`].
+    pub similar_key: String,
 }
 
 /// A similar-skill ranking with the key of everything it read: a build whose key matches an
@@ -36,8 +38,8 @@ pub struct SimilarMemo {
 
 /// Topics (each skill's, as the taxonomy classified it when it was read, with names made one
 /// per id across the catalog) and the similar-skill ranking; the ranking is taken from
-/// `earlier` when what it reads is unchanged. Also returns the ranking's key, for the memo.
-pub fn relate(skills: &[Skill], earlier: Option<SimilarMemo>) -> (Relations, String) {
+/// `earlier` when what it reads is unchanged.
+pub fn relate(skills: &[Skill], earlier: Option<SimilarMemo>) -> Relations {
     let mut topics: Vec<Topics> = skills.par_iter().map(|s| s.topics.clone()).collect();
     one_name_per_id(&mut topics);
     let inputs: Vec<similar::SimilarInput> = skills
@@ -59,7 +61,7 @@ pub fn relate(skills: &[Skill], earlier: Option<SimilarMemo>) -> (Relations, Str
         Some(memo) if memo.key == key && memo.similar.len() == skills.len() => memo.similar,
         _ => similar::rank(&inputs, SIMILAR_PER_SKILL),
     };
-    (Relations { topics, similar }, key)
+    Relations { topics, similar, similar_key: key }
 }
 
 /// Everything [`similar::rank`] reads, in order: each skill's topics and text, and which skills
