@@ -192,7 +192,17 @@ fn build_with_progress(options: &ops::BuildOptions, quiet: bool) -> anyhow::Resu
     Ok(ops::build_reporting(options, config, &progress)?)
 }
 
+/// `mi_option_purge_delay` in mimalloc's option enum (`mimalloc.h`; the sys crate names only
+/// some of the options).
+const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+
 fn main() -> ExitCode {
+    // Freed memory stays with the process instead of going back to the system 10 ms later: a
+    // build frees and allocates hundreds of megabytes between stages, and `serve` between
+    // builds, and memory the system hands back must be zeroed first. On a 2-core VM that
+    // zeroing was 12-30% of a rebuild's time.
+    // SAFETY: sets one of mimalloc's options; no allocation depends on its value.
+    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, -1) };
     let cli = Cli::parse();
     match run(&cli) {
         Ok(code) => code,
