@@ -199,9 +199,10 @@ fn every_skill_gets_a_page_or_a_diagnostic_naming_its_file_and_line() {
                     [] => failures.push(format!("{what}: no error diagnostic")),
                     [error] => {
                         if let Some((first, last)) = lines
-                            && !error.line.is_some_and(|line| (*first..=*last).contains(&line)) {
-                                failures.push(format!("{what}: {error} is not on lines {first}-{last}"));
-                            }
+                            && !error.line.is_some_and(|line| (*first..=*last).contains(&line))
+                        {
+                            failures.push(format!("{what}: {error} is not on lines {first}-{last}"));
+                        }
                         if error.message.trim().is_empty() {
                             failures.push(format!("{what}: an empty message"));
                         }

@@ -204,7 +204,6 @@ pub fn serve(options: &ServeOptions) -> anyhow::Result<()> {
     let start_url = format!("{base_url}{}", plan.start);
     // The first line on stdout is the address, for people and for scripts.
     println!("Serving {} at {start_url}", plan.root.display());
-    eprintln!("Watching for changes; Ctrl+C stops.");
     if options.open {
         open_browser(&start_url);
     }
@@ -253,7 +252,14 @@ fn watch(
         watcher.watch(path, RecursiveMode::Recursive).with_context(|| format!("watching {}", path.display()))?;
     }
     let root = plan.root.clone();
+    let out = out.to_path_buf();
+    // While no change is waiting, the older generation of the site is linked up to the
+    // published one, so that a rebuild writes only what it changes. A mirror that fails costs
+    // the next build that time, nothing else.
+    let mirror = move || drop(crate::write::SiteWriter::mirror(&out));
     std::thread::spawn(move || {
+        mirror();
+        eprintln!("Watching for changes; Ctrl+C stops.");
         while let Ok(event) = rx.recv() {
             // A save is often several events (write, rename, attributes): build once they stop.
             let mut changes = Changes::default();
@@ -280,6 +286,7 @@ fn watch(
                 Ok(summary) => {
                     eprintln!("{summary}");
                     subscribers.broadcast("reload", "");
+                    mirror();
                 }
                 Err(err) => {
                     eprintln!("error: {err}");

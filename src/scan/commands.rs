@@ -692,9 +692,10 @@ fn command_rules(sink: &mut Sink, command: &Command, flow: &mut Flow) {
         sink.report("destructive-disk", start, end, format!("{name} erases a file system"));
     }
     if name == "dd"
-        && let Some(dev) = args.iter().find_map(|w| w.text.strip_prefix("of=")).filter(|d| DISK_DEVICE.is_match(d)) {
-            sink.report("destructive-disk", start, end, format!("dd writes to the device {dev}"));
-        }
+        && let Some(dev) = args.iter().find_map(|w| w.text.strip_prefix("of=")).filter(|d| DISK_DEVICE.is_match(d))
+    {
+        sink.report("destructive-disk", start, end, format!("dd writes to the device {dev}"));
+    }
     if name == "shred" && args.iter().any(|w| DISK_DEVICE.is_match(&w.text)) {
         sink.report("destructive-disk", start, end, "shred on a device");
     }
