@@ -68,24 +68,38 @@ pub fn relate(skills: &[Skill], earlier: Option<SimilarMemo>) -> Relations {
 /// are copies of each other (the partition, not the hashes: an edit that leaves a skill unique
 /// leaves the ranking as it was).
 fn similar_key(inputs: &[similar::SimilarInput], k: usize) -> String {
+    // Each skill's copy class: the first skill with its content hash.
+    let mut first_copy: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
+    let classes: Vec<usize> =
+        inputs.iter().enumerate().map(|(i, input)| *first_copy.entry(input.content_hash).or_insert(i)).collect();
+    // Hashed in chunks in parallel, then the chunks' hashes in order.
+    const CHUNK: usize = 1024;
+    let chunks: Vec<crate::write::Hash> = inputs
+        .par_chunks(CHUNK)
+        .zip(classes.par_chunks(CHUNK))
+        .map(|(inputs, classes)| {
+            let mut hasher = crate::cache::Fingerprint::blank();
+            for (input, class) in inputs.iter().zip(classes) {
+                let t = input.topics;
+                hasher.text("t").number(t.tags.len() as u64);
+                for tag in &t.tags {
+                    hasher.text(tag);
+                }
+                for (kind, list) in [("p", &t.products), ("c", &t.categories)] {
+                    hasher.text(kind).number(list.len() as u64);
+                    for topic in list {
+                        hasher.text(&topic.id);
+                    }
+                }
+                hasher.text(&input.text).number(*class as u64);
+            }
+            hasher.hash()
+        })
+        .collect();
     let mut hasher = crate::cache::Fingerprint::blank();
     hasher.number(inputs.len() as u64).number(k as u64);
-    let mut first_copy: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
-    for (i, input) in inputs.iter().enumerate() {
-        let t = input.topics;
-        for (kind, list) in [
-            ("t", t.tags.iter().map(String::as_str).collect::<Vec<_>>()),
-            ("p", t.products.iter().map(|p| p.id.as_str()).collect()),
-            ("c", t.categories.iter().map(|c| c.id.as_str()).collect()),
-        ] {
-            hasher.text(kind).number(list.len() as u64);
-            for item in list {
-                hasher.text(item);
-            }
-        }
-        hasher.text(&input.text);
-        let class = *first_copy.entry(input.content_hash).or_insert(i);
-        hasher.number(class as u64);
+    for chunk in &chunks {
+        hasher.bytes(chunk);
     }
     hasher.finish()
 }

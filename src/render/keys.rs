@@ -8,6 +8,9 @@
 //!   read with: everything parsed, analyzed and scanned is a function of it) and by what the
 //!   build adds afterwards (slug, history, copies, repository). When `skill_ctx` reads
 //!   something new, add it here;
+//! - the page frame (`SiteCtx`) is hashed once per build without the page's root and canonical
+//!   address (`frame_key`), which each page's key adds: `render_site`'s `site` closure makes
+//!   every other field the same on every page;
 //! - another skill shown on a page (a card, a row of the comparison table) is covered by what
 //!   is shown of it (`InputKeys::shown`): the card and the row themselves, hashed. An edit that
 //!   leaves them as they were (most body edits) re-renders no other page.
@@ -23,7 +26,8 @@ use crate::write::Hash;
 
 use super::context::SiteCtx;
 use super::skill_page;
-use super::topics::TopicIndex;
+use super::topics::{TopicIndex, TopicKind, tag_topic};
+use crate::relate::Topic;
 
 /// Per-build hashes of each skill's facts, and of what other pages show of it.
 pub struct InputKeys {
@@ -63,10 +67,17 @@ impl InputKeys {
                     .text(&skill.key)
                     .bytes(&repos[skill.repo])
                     .text(&skill.slug)
-                    .text(&format!("{:?}", skill.history))
+                    .number(u64::from(skill.history.first_seen.is_some()))
+                    .number(skill.history.first_seen.map_or(0, |t| t.0 as u64))
+                    .number(u64::from(skill.history.last_changed.is_some()))
+                    .number(skill.history.last_changed.map_or(0, |t| t.0 as u64))
                     .number(skill.copies.others as u64)
                     .number(skill.copies.used_in as u64)
-                    .text(&format!("{:?}", skill.copies.hash));
+                    .bytes(&skill.copies.hash.map_or([0; 33], |h| {
+                        let mut known = [1; 33];
+                        known[1..].copy_from_slice(&h);
+                        known
+                    }));
                 // The copy first seen, as its page names and links it.
                 if let Some(first) = skill.copies.canonical {
                     let canonical = &catalog.skills[first];
@@ -109,11 +120,18 @@ impl InputKeys {
     }
 
     /// The key of skill `index`'s page: the skill, the skills it shows (more from its
-    /// repository, similar skills), its topics' links and the shared page frame.
-    pub fn skill_page(&self, catalog: &Catalog, topic_index: &TopicIndex, site: &SiteCtx, index: usize) -> Hash {
+    /// repository, similar skills), its topics' links and the page frame: `frame` (see
+    /// [`frame_key`]) and the page's own root and canonical address.
+    pub fn skill_page(
+        &self,
+        catalog: &Catalog,
+        topic_index: &TopicIndex,
+        frame: &Hash,
+        site: &SiteCtx,
+        index: usize,
+    ) -> Hash {
         let mut hasher = hasher("skill page");
-        hasher.bytes(&self.skills[index]);
-        hasher.text(&serde_json::to_string(site).expect("site context serialises"));
+        hasher.bytes(&self.skills[index]).bytes(frame).text(&site.root).text(&site.canonical);
         for other in skill_page::more_from_repo(catalog, index) {
             hasher.text("more").bytes(&self.shown[other]);
         }
@@ -124,8 +142,34 @@ impl InputKeys {
                 .number(m.shared as u64)
                 .number(u64::from(m.text.to_bits()));
         }
-        let links = skill_page::topic_links(catalog, topic_index, index, &site.root);
-        hasher.text(&serde_json::to_string(&links).expect("topic links serialise"));
+        // What `skill_page::topic_links` makes of each topic: its name, and its page (from the
+        // root, hashed above) when it has one.
+        let topics = &catalog.relations.topics[index];
+        let mut link = |kind: TopicKind, topic: &Topic| {
+            hasher.text(kind.dir()).text(&topic.name);
+            match topic_index.of(kind).contains_key(topic) {
+                true => hasher.text(&topic.id),
+                false => hasher.text("no page"),
+            };
+        };
+        for tag in &topics.tags {
+            link(TopicKind::Tag, &tag_topic(tag));
+        }
+        for category in &topics.categories {
+            link(TopicKind::Category, category);
+        }
+        for product in &topics.products {
+            link(TopicKind::Product, product);
+        }
         hasher.hash()
     }
+}
+
+/// The part of every page's `SiteCtx` that is the same on every page: all of it but the
+/// page's root and canonical address, which a page's key adds itself.
+pub fn frame_key(site: &SiteCtx) -> Hash {
+    let frame = SiteCtx { root: String::new(), canonical: String::new(), ..site.clone() };
+    let mut hasher = hasher("frame");
+    hasher.text(&serde_json::to_string(&frame).expect("site context serialises"));
+    hasher.hash()
 }

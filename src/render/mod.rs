@@ -200,6 +200,7 @@ pub fn render_site(
     let input_keys = keys::InputKeys::new(catalog, &shown);
     let listings = listing::Listings { catalog, renderer, out, site: &site, keys: &input_keys, shown: &shown };
     let rendered = progress.counter(Stage::Render, catalog.skills.len());
+    let frame = keys::frame_key(&site(""));
     (0..catalog.skills.len()).into_par_iter().try_for_each(|index| -> Result<()> {
         let skill = &catalog.skills[index];
         let repo = &catalog.repos[skill.repo];
@@ -210,7 +211,7 @@ pub fn render_site(
             let first = &catalog.skills[first];
             site.canonical = urls::absolute(&catalog.config.base_url, &first.url_path(&catalog.repos[first.repo]));
         }
-        let inputs = input_keys.skill_page(catalog, &topic_index, &site, index);
+        let inputs = input_keys.skill_page(catalog, &topic_index, &frame, &site, index);
         renderer.page_from_inputs(out, &format!("{dir}index.html"), "skill.html", inputs, || {
             Ok(SkillPage { site, skill: skill_page::skill_ctx(catalog, &topic_index, &shown, index)? })
         })?;
