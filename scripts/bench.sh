@@ -2,7 +2,7 @@
 # Build benchmarks on generated catalogs. Prints, for each size: clean build wall time and peak
 # RSS, no-op rebuild, one-skill edit rebuild, pages per second; and Hugo rendering the same
 # SKILL.md files as plain content pages, with the ratio; and `catalog serve` rebuilding after a
-# one-skill edit, from the write to the rebuilt site (its 150 ms wait for quiet included).
+# one-skill edit, from the write to the rebuilt site (its 50 ms wait for quiet included).
 #
 #   scripts/bench.sh [SIZES...]        default: 1000 10000 60000
 #

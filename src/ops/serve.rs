@@ -307,7 +307,7 @@ fn watch_input(watcher: &mut impl notify::Watcher, path: &Path, ignored: impl Fn
 }
 
 /// How long the watcher must be quiet before a change is built.
-const QUIET_BEFORE_BUILD: Duration = Duration::from_millis(150);
+const QUIET_BEFORE_BUILD: Duration = Duration::from_millis(50);
 
 /// What the watcher reported since the last build.
 #[derive(Default)]

@@ -37,6 +37,8 @@ pub struct Listings<'a> {
     pub site: &'a SiteFn<'a>,
     pub keys: &'a InputKeys,
     pub shown: &'a Shown,
+    /// Each skill's place in title order ([`title_ranks`]).
+    pub title_rank: &'a [u32],
 }
 
 impl Listings<'_> {
@@ -126,7 +128,8 @@ impl Listings<'_> {
         let groups: Vec<_> = groups.iter().collect();
         let listings = groups.into_par_iter().map(|(topic, skills)| {
             let mut skills = skills.clone();
-            sort_by_title(self.catalog, &mut skills);
+            // In title order: the order of the whole catalog's, ranked once.
+            skills.sort_unstable_by_key(|&i| self.title_rank[i]);
             let heading = match kind {
                 TopicKind::Category => format!("{} skills", topic.name),
                 TopicKind::Tag => format!("Skills tagged “{}”", topic.name),
@@ -172,13 +175,18 @@ pub fn topic_rows(
 /// Every skill, sorted by title.
 pub fn skills_by_title(catalog: &Catalog) -> Vec<usize> {
     let mut order: Vec<usize> = (0..catalog.skills.len()).collect();
-    sort_by_title(catalog, &mut order);
+    // By title, case aside, ties in catalog order.
+    order.par_sort_by_cached_key(|&i| (catalog.skills[i].analysis.digest.title.to_lowercase(), i));
     order
 }
 
-/// Sorts skills by title, case aside, ties in catalog order.
-pub fn sort_by_title(catalog: &Catalog, skills: &mut [usize]) {
-    skills.par_sort_by_cached_key(|&i| (catalog.skills[i].analysis.digest.title.to_lowercase(), i));
+/// Each skill's place in `by_title` (every skill, as [`skills_by_title`] orders them).
+pub fn title_ranks(by_title: &[usize]) -> Vec<u32> {
+    let mut ranks = vec![0; by_title.len()];
+    for (rank, &skill) in by_title.iter().enumerate() {
+        ranks[skill] = rank as u32;
+    }
+    ranks
 }
 
 /// A repository as a table row on a page whose root is `root`.

@@ -198,7 +198,17 @@ pub fn render_site(
     // Skill pages: the bulk of the work, one per skill, in parallel.
     let shown = skill_page::Shown::new(catalog);
     let input_keys = keys::InputKeys::new(catalog, &shown);
-    let listings = listing::Listings { catalog, renderer, out, site: &site, keys: &input_keys, shown: &shown };
+    let all = listing::skills_by_title(catalog);
+    let title_rank = listing::title_ranks(&all);
+    let listings = listing::Listings {
+        catalog,
+        renderer,
+        out,
+        site: &site,
+        keys: &input_keys,
+        shown: &shown,
+        title_rank: &title_rank,
+    };
     let rendered = progress.counter(Stage::Render, catalog.skills.len());
     let frame = keys::frame_key(&site(""));
     (0..catalog.skills.len()).into_par_iter().try_for_each(|index| -> Result<()> {
@@ -296,7 +306,6 @@ pub fn render_site(
     });
     add_pages(owner_dirs.collect::<Result<_>>()?);
 
-    let all = listing::skills_by_title(catalog);
     renderer.page(out, "index.html", "index.html", &listing::home(catalog, &topic_index, &shown, &all, &site))?;
     add_pages(vec![String::new()]);
     let intro = format!("All {} skills in this catalog, by name.", all.len());
