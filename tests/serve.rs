@@ -18,11 +18,16 @@ impl Drop for Server {
 
 /// Starts `catalog serve PATH --port 0` and returns it with the URL it printed.
 fn start(path: &Path) -> (Server, String) {
+    start_logging(path, Stdio::null())
+}
+
+/// [`start`], with what serve prints on stderr going to `stderr`.
+fn start_logging(path: &Path, stderr: Stdio) -> (Server, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_catalog"))
         .args(["serve", "--port", "0"])
         .arg(path)
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(stderr)
         .spawn()
         .unwrap();
     let mut line = String::new();
@@ -39,17 +44,22 @@ fn wait_for(what: &str, mut check: impl FnMut() -> bool) {
     }
 }
 
-#[test]
-fn serves_under_the_base_url_path_and_rebuilds_on_change() {
+/// A copy of the embedded catalog in `root`, its base_url under a sub-path.
+fn catalog_copy(root: &Path) {
     let project = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let tmp = tempfile::tempdir().unwrap();
-    let root = tmp.path();
     support::copy_tree(&project.join("content"), &root.join("content"));
     let config = std::fs::read_to_string(project.join("catalog.toml")).unwrap();
     let config =
         config.replace("base_url = \"http://127.0.0.1:1111/\"", "base_url = \"https://example.github.io/sub/\"");
     assert!(config.contains("example.github.io/sub/"));
     std::fs::write(root.join("catalog.toml"), config).unwrap();
+}
+
+#[test]
+fn serves_under_the_base_url_path_and_rebuilds_on_change() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    catalog_copy(root);
 
     let (_server, url) = start(root);
     assert!(url.ends_with("/sub/"), "{url}");
@@ -68,6 +78,29 @@ fn serves_under_the_base_url_path_and_rebuilds_on_change() {
     let text = std::fs::read_to_string(&skill).unwrap();
     std::fs::write(&skill, format!("{text}\n## Rollout Canary Marker\n\nAdded while serving.\n")).unwrap();
     wait_for("the edit to show", || support::http_get(&page).1.contains("Rollout Canary Marker"));
+}
+
+#[test]
+fn builds_once_per_change_and_not_when_it_reads_its_own_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("catalog");
+    catalog_copy(&root);
+    let log = tmp.path().join("serve.log");
+    let (_server, url) = start_logging(&root, Stdio::from(std::fs::File::create(&log).unwrap()));
+    let builds = || std::fs::read_to_string(&log).unwrap().lines().filter(|l| l.starts_with("built ")).count();
+    wait_for("serve to watch", || std::fs::read_to_string(&log).unwrap().contains("Watching for changes"));
+    // Building reads every source and writes the output: neither is a change.
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(builds(), 1, "serve rebuilt with nothing changed:\n{}", std::fs::read_to_string(&log).unwrap());
+
+    // A skill whose licence lets its page show the body.
+    let skill = root.join("content/quillstack/agent-toolkit/web-form-tester/SKILL.md");
+    let text = std::fs::read_to_string(&skill).unwrap();
+    std::fs::write(&skill, format!("{text}\n## Quiet Canary\n\nAdded while serving.\n")).unwrap();
+    let page = format!("{url}quillstack/agent-toolkit/web-form-tester/");
+    wait_for("the edit to show", || support::http_get(&page).1.contains("Quiet Canary"));
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(builds(), 2, "one edit, one rebuild:\n{}", std::fs::read_to_string(&log).unwrap());
 }
 
 #[test]
