@@ -197,7 +197,7 @@ fn build_with_progress(options: &ops::BuildOptions, quiet: bool) -> anyhow::Resu
 const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 
 fn main() -> ExitCode {
-    // Freed memory stays with the process instead of going back to the system 10 ms later: a
+    // Freed memory stays with the process instead of going back to the system a second later: a
     // build frees and allocates hundreds of megabytes between stages, and `serve` between
     // builds, and memory the system hands back must be zeroed first. On a 2-core VM that
     // zeroing was 12-30% of a rebuild's time.
@@ -298,9 +298,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             if !cli.quiet {
                 catalog::diag::print_all(&report.diagnostics, cli.verbose);
                 if cli.verbose {
-                    for (stage, time) in &report.timings {
-                        eprintln!("  {stage}: {:.3}s", time.as_secs_f64());
-                    }
+                    report.print_timings();
                 }
                 let work = if report.up_to_date {
                     "nothing changed since the last build".to_string()

@@ -60,6 +60,15 @@ pub struct BuildReport {
     pub timings: Vec<(&'static str, Duration)>,
 }
 
+impl BuildReport {
+    /// Prints how long each stage took, one line each.
+    pub fn print_timings(&self) {
+        for (stage, time) in &self.timings {
+            eprintln!("  {stage}: {:.3}s", time.as_secs_f64());
+        }
+    }
+}
+
 pub fn build(options: &BuildOptions) -> Result<BuildReport> {
     build_with(options, Config::load(&options.root)?)
 }

@@ -192,15 +192,13 @@ pub fn serve(options: &ServeOptions) -> anyhow::Result<()> {
             let report = build_in_session(&build_options, config, &mut session).map_err(|e| e.to_string())?;
             crate::diag::print_all(&report.diagnostics, verbose);
             if verbose {
-                for (stage, time) in &report.timings {
-                    eprintln!("  {stage}: {:.3}s", time.as_secs_f64());
-                }
+                report.print_timings();
             }
-            Ok(format!("built {} skills in {:.2}s", report.skills, report.elapsed.as_secs_f64()))
+            Ok(built(&report))
         }
     };
     crate::diag::print_all(&first.diagnostics, options.verbose);
-    eprintln!("built {} skills in {:.2}s", first.skills, first.elapsed.as_secs_f64());
+    eprintln!("{}", built(&first));
     let start_url = format!("{base_url}{}", plan.start);
     // The first line on stdout is the address, for people and for scripts.
     println!("Serving {} at {start_url}", plan.root.display());
@@ -304,6 +302,11 @@ fn watch_input(watcher: &mut impl notify::Watcher, path: &Path, ignored: impl Fn
         // A folder that went away again is no error: its removal is a change like any other.
         let _ = watcher.watch(path, notify::RecursiveMode::Recursive);
     }
+}
+
+/// The line serve prints after each build (scripts and tests wait for it).
+fn built(report: &crate::ops::BuildReport) -> String {
+    format!("built {} skills in {:.2}s", report.skills, report.elapsed.as_secs_f64())
 }
 
 /// How long the watcher must be quiet before a change is built.

@@ -26,8 +26,7 @@ use crate::write::Hash;
 
 use super::context::SiteCtx;
 use super::skill_page;
-use super::topics::{TopicIndex, TopicKind, tag_topic};
-use crate::relate::Topic;
+use super::topics::TopicIndex;
 
 /// Per-build hashes of each skill's facts, and of what other pages show of it.
 pub struct InputKeys {
@@ -144,22 +143,12 @@ impl InputKeys {
         }
         // What `skill_page::topic_links` makes of each topic: its name, and its page (from the
         // root, hashed above) when it has one.
-        let topics = &catalog.relations.topics[index];
-        let mut link = |kind: TopicKind, topic: &Topic| {
+        for (kind, topic) in skill_page::linked_topics(catalog, index) {
             hasher.text(kind.dir()).text(&topic.name);
-            match topic_index.of(kind).contains_key(topic) {
+            match topic_index.of(kind).contains_key(&topic) {
                 true => hasher.text(&topic.id),
                 false => hasher.text("no page"),
             };
-        };
-        for tag in &topics.tags {
-            link(TopicKind::Tag, &tag_topic(tag));
-        }
-        for category in &topics.categories {
-            link(TopicKind::Category, category);
-        }
-        for product in &topics.products {
-            link(TopicKind::Product, product);
         }
         hasher.hash()
     }

@@ -1,5 +1,6 @@
 //! The skill page's context: every section of the page, from the skill's facts.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -227,6 +228,14 @@ pub fn more_from_repo(catalog: &Catalog, index: usize) -> impl Iterator<Item = u
     repo.skills.iter().copied().filter(move |&other| other != index).take(MORE_FROM_REPO)
 }
 
+/// The topics skill `index`'s page links: its tags, then its categories, then its products.
+pub fn linked_topics(catalog: &Catalog, index: usize) -> impl Iterator<Item = (TopicKind, Cow<'_, Topic>)> {
+    let topics = &catalog.relations.topics[index];
+    let tags = topics.tags.iter().map(|t| (TopicKind::Tag, Cow::Owned(tag_topic(t))));
+    let categories = topics.categories.iter().map(|c| (TopicKind::Category, Cow::Borrowed(c)));
+    tags.chain(categories).chain(topics.products.iter().map(|p| (TopicKind::Product, Cow::Borrowed(p))))
+}
+
 /// The skill's tags, categories and products, linked to their pages when they have one.
 pub fn topic_links(
     catalog: &Catalog,
@@ -234,16 +243,19 @@ pub fn topic_links(
     index: usize,
     root: &str,
 ) -> (Vec<TopicLink>, Vec<TopicLink>, Vec<TopicLink>) {
-    let topics = &catalog.relations.topics[index];
-    let link = |kind: TopicKind, topic: &Topic| TopicLink {
-        name: topic.name.clone(),
-        href: topic_index.page(kind, topic).map(|p| format!("{root}{p}")).unwrap_or_default(),
-    };
-    (
-        topics.tags.iter().map(|t| link(TopicKind::Tag, &tag_topic(t))).collect(),
-        topics.categories.iter().map(|c| link(TopicKind::Category, c)).collect(),
-        topics.products.iter().map(|p| link(TopicKind::Product, p)).collect(),
-    )
+    let (mut tags, mut categories, mut products) = (Vec::new(), Vec::new(), Vec::new());
+    for (kind, topic) in linked_topics(catalog, index) {
+        let link = TopicLink {
+            name: topic.name.clone(),
+            href: topic_index.page(kind, &topic).map(|p| format!("{root}{p}")).unwrap_or_default(),
+        };
+        match kind {
+            TopicKind::Tag => tags.push(link),
+            TopicKind::Category => categories.push(link),
+            TopicKind::Product => products.push(link),
+        }
+    }
+    (tags, categories, products)
 }
 
 /// The Safety section: the verdict, each finding with its file:line (linked to the line at its
