@@ -475,7 +475,7 @@ fn build_repo(
         }
     });
     let RepoLoad { license, loaded, reads } = load_repo(root, source, reading, read);
-    let mut skills = Vec::new();
+    let mut skills = Vec::with_capacity(loaded.len());
     let mut used_slugs: HashMap<String, PathBuf> = HashMap::new();
     for (entry, dir) in loaded.into_iter().zip(&source.skills) {
         let text = entry.text.unwrap_or(cache::SkillText::InMemory(String::new()));

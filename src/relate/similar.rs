@@ -126,87 +126,138 @@ pub fn rank(inputs: &[SimilarInput], k: usize) -> Vec<Vec<Match>> {
             term_postings[*t as usize].push(i as u32);
         }
     }
+    // The scoring loop reads candidates in random order: flat lists keep each read to one place.
+    let content_hashes: Vec<u64> = inputs.iter().map(|input| input.content_hash).collect();
+    let features = Flat::new(features);
+    let vectors = Flat::new(vectors);
 
+    // One scratch per worker thread, made once: fresh tables per task would be zeroed again by the
+    // kernel each time.
+    let scratches: Vec<std::sync::Mutex<Scratch>> = (0..rayon::current_num_threads().max(1))
+        .map(|_| {
+            std::sync::Mutex::new(Scratch {
+                has_feature: vec![false; feature_ids.len()],
+                weight: vec![0.0; term_ids.len()],
+            })
+        })
+        .collect();
     (0..n)
         .into_par_iter()
         .map(|i| {
-            // Rarest lists first: they say the most, and the budget is spent where it counts.
-            let mut lists: Vec<&[u32]> = features[i]
-                .iter()
-                .map(|f| feature_postings[*f as usize].as_slice())
-                .chain(vectors[i].iter().map(|(t, _)| term_postings[*t as usize].as_slice()))
-                .collect();
-            lists.sort_by_key(|l| l.len());
-            let mut budget = CANDIDATE_BUDGET;
-            let mut candidates: Vec<u32> = Vec::new();
-            for list in lists {
-                if budget == 0 {
-                    break;
+            let slot = rayon::current_thread_index().unwrap_or(0) % scratches.len();
+            let mut scratch = scratches[slot].lock().expect("a scratch is never poisoned");
+            {
+                // Rarest lists first: they say the most, and the budget is spent where it counts.
+                let mut lists: Vec<&[u32]> = features
+                    .get(i)
+                    .iter()
+                    .map(|f| feature_postings[*f as usize].as_slice())
+                    .chain(vectors.get(i).iter().map(|(t, _)| term_postings[*t as usize].as_slice()))
+                    .collect();
+                lists.sort_by_key(|l| l.len());
+                let mut budget = CANDIDATE_BUDGET;
+                let mut candidates: Vec<u32> = Vec::new();
+                for list in lists {
+                    if budget == 0 {
+                        break;
+                    }
+                    // Spread the visited part over the whole list so no part of the catalog is favoured.
+                    let step = list.len().div_ceil(budget).max(1);
+                    for &j in list.iter().step_by(step) {
+                        candidates.push(j);
+                    }
+                    budget = budget.saturating_sub(list.len().min(budget));
                 }
-                // Spread the visited part over the whole list so no part of the catalog is favoured.
-                let step = list.len().div_ceil(budget).max(1);
-                for &j in list.iter().step_by(step) {
-                    candidates.push(j);
-                }
-                budget = budget.saturating_sub(list.len().min(budget));
-            }
-            candidates.sort_unstable();
-            candidates.dedup();
+                candidates.sort_unstable();
+                candidates.dedup();
 
-            // Shared topics first: cheap, and they decide the order. Text similarity is computed
-            // only for candidates that can still make the top k.
-            let mut scored: Vec<(usize, usize)> = candidates
-                .into_iter()
-                .map(|j| j as usize)
-                .filter(|&j| j != i && inputs[j].content_hash != inputs[i].content_hash)
-                .map(|j| (j, shared_count(&features[i], &features[j])))
-                .collect();
-            let mut by_shared: Vec<usize> = scored.iter().map(|&(_, s)| s).collect();
-            by_shared.sort_unstable_by(|a, b| b.cmp(a));
-            let threshold = by_shared.get(k.saturating_sub(1)).copied().unwrap_or(0);
-            scored.retain(|&(_, shared)| shared >= threshold);
-            let mut matches: Vec<Match> = scored
-                .into_iter()
-                .map(|(j, shared)| Match { index: j, shared, text: cosine(&vectors[i], &vectors[j]) })
-                .filter(|m| m.shared > 0 || m.text >= MIN_TEXT_SIMILARITY)
-                .collect();
-            matches.sort_by(|a, b| b.shared.cmp(&a.shared).then(b.text.total_cmp(&a.text)).then(a.index.cmp(&b.index)));
-            matches.truncate(k);
-            matches
+                scratch.load(features.get(i), vectors.get(i));
+                // Shared topics first: cheap, and they decide the order. Text similarity is computed
+                // only for candidates that can still make the top k.
+                let mut scored: Vec<(usize, usize)> = candidates
+                    .into_iter()
+                    .map(|j| j as usize)
+                    .filter(|&j| j != i && content_hashes[j] != content_hashes[i])
+                    .map(|j| (j, scratch.shared(features.get(j))))
+                    .collect();
+                let mut by_shared: Vec<usize> = scored.iter().map(|&(_, s)| s).collect();
+                by_shared.sort_unstable_by(|a, b| b.cmp(a));
+                let threshold = by_shared.get(k.saturating_sub(1)).copied().unwrap_or(0);
+                scored.retain(|&(_, shared)| shared >= threshold);
+                let mut matches: Vec<Match> = scored
+                    .into_iter()
+                    .map(|(j, shared)| Match { index: j, shared, text: scratch.cosine(vectors.get(j)) })
+                    .filter(|m| m.shared > 0 || m.text >= MIN_TEXT_SIMILARITY)
+                    .collect();
+                scratch.unload(features.get(i), vectors.get(i));
+                matches.sort_by(|a, b| {
+                    b.shared.cmp(&a.shared).then(b.text.total_cmp(&a.text)).then(a.index.cmp(&b.index))
+                });
+                matches.truncate(k);
+                matches
+            }
         })
         .collect()
 }
 
-fn shared_count(a: &[u32], b: &[u32]) -> usize {
-    let (mut i, mut j, mut count) = (0, 0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                count += 1;
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    count
+/// One list per skill, stored end to end.
+struct Flat<T> {
+    starts: Vec<usize>,
+    items: Vec<T>,
 }
 
-fn cosine(a: &[(u32, f32)], b: &[(u32, f32)]) -> f32 {
-    let (mut i, mut j, mut dot) = (0, 0, 0.0);
-    while i < a.len() && j < b.len() {
-        match a[i].0.cmp(&b[j].0) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                dot += a[i].1 * b[j].1;
-                i += 1;
-                j += 1;
+impl<T> Flat<T> {
+    fn new(lists: Vec<Vec<T>>) -> Self {
+        let mut starts = Vec::with_capacity(lists.len() + 1);
+        let mut items = Vec::with_capacity(lists.iter().map(Vec::len).sum());
+        starts.push(0);
+        for list in lists {
+            items.extend(list);
+            starts.push(items.len());
+        }
+        Flat { starts, items }
+    }
+
+    fn get(&self, i: usize) -> &[T] {
+        &self.items[self.starts[i]..self.starts[i + 1]]
+    }
+}
+
+/// One skill's features and term weights spread over dense tables, so comparing it with a
+/// candidate costs one lookup per candidate entry instead of a merge of two sorted lists.
+struct Scratch {
+    has_feature: Vec<bool>,
+    weight: Vec<f32>,
+}
+
+impl Scratch {
+    fn load(&mut self, features: &[u32], vector: &[(u32, f32)]) {
+        features.iter().for_each(|&f| self.has_feature[f as usize] = true);
+        vector.iter().for_each(|&(t, w)| self.weight[t as usize] = w);
+    }
+
+    fn unload(&mut self, features: &[u32], vector: &[(u32, f32)]) {
+        features.iter().for_each(|&f| self.has_feature[f as usize] = false);
+        vector.iter().for_each(|&(t, _)| self.weight[t as usize] = 0.0);
+    }
+
+    /// Features in common with the loaded skill.
+    fn shared(&self, features: &[u32]) -> usize {
+        features.iter().filter(|&&f| self.has_feature[f as usize]).count()
+    }
+
+    /// Cosine similarity with the loaded skill: both vectors are unit length. Summed in term
+    /// order, skipping terms the loaded skill lacks, like a merge of the two lists would.
+    fn cosine(&self, vector: &[(u32, f32)]) -> f32 {
+        let mut dot = 0.0;
+        for &(t, w) in vector {
+            let own = self.weight[t as usize];
+            if own != 0.0 {
+                dot += own * w;
             }
         }
+        dot
     }
-    dot
 }
 
 #[cfg(test)]
@@ -242,6 +293,21 @@ mod tests {
         assert!(!first.contains(&4));
         assert!(!first.contains(&5));
         assert_eq!(ranked[0][0].shared, 3);
+    }
+
+    #[test]
+    fn the_scratch_scores_like_a_merge_of_sorted_lists_and_is_left_clean() {
+        let own_features = [1u32, 4, 7];
+        let own_vector = [(2u32, 0.6f32), (5, 0.0), (9, 0.8)];
+        let mut scratch = Scratch { has_feature: vec![false; 10], weight: vec![0.0; 12] };
+        scratch.load(&own_features, &own_vector);
+        assert_eq!(scratch.shared(&[0, 4, 7, 8]), 2);
+        assert_eq!(scratch.shared(&[]), 0);
+        let other = [(1u32, 0.5f32), (2, 0.3), (9, 0.2), (11, 0.9)];
+        assert_eq!(scratch.cosine(&other), 0.6 * 0.3 + 0.8 * 0.2);
+        scratch.unload(&own_features, &own_vector);
+        assert!(scratch.has_feature.iter().all(|&f| !f));
+        assert!(scratch.weight.iter().all(|&w| w == 0.0));
     }
 
     #[test]
