@@ -18,6 +18,9 @@ pub struct Taxonomy {
     pub min_hits: usize,
     pub categories: Vec<TopicDef>,
     pub products: Vec<TopicDef>,
+    /// Every keyword of every topic, as [`WordSet`] looks them up.
+    #[serde(skip)]
+    keywords: HashSet<String>,
 }
 
 fn default_min_hits() -> usize {
@@ -67,6 +70,7 @@ impl Taxonomy {
         for def in taxonomy.categories.iter_mut().chain(taxonomy.products.iter_mut()) {
             for keyword in &mut def.keywords {
                 *keyword = words(keyword).collect::<Vec<_>>().join(" ");
+                taxonomy.keywords.insert(keyword.clone());
             }
         }
         Ok(taxonomy)
@@ -92,6 +96,7 @@ impl Taxonomy {
         }
 
         let words = WordSet::new(
+            &self.keywords,
             [fm.name.as_deref().unwrap_or(""), &name.replace(['-', '_'], " "), description]
                 .into_iter()
                 .chain(analysis.digest.sections.iter().map(String::as_str))
@@ -166,28 +171,41 @@ fn frontmatter_values(fm: &crate::parse::frontmatter::Frontmatter, keys: &[&str]
     out
 }
 
-/// The words of a text, and its two- and three-word phrases, for whole-word keyword lookups.
-struct WordSet {
-    phrases: HashSet<String>,
+/// The taxonomy keywords among the words of a text and its two- and three-word phrases, for
+/// whole-word keyword lookups. Only keywords are kept: a skill has thousands of phrases and
+/// the taxonomy a few hundred keywords.
+struct WordSet<'t> {
+    found: HashSet<&'t str>,
 }
 
-impl WordSet {
-    fn new<'a>(texts: impl Iterator<Item = &'a str>) -> WordSet {
-        let mut phrases = HashSet::new();
+impl<'t> WordSet<'t> {
+    fn new<'a>(keywords: &'t HashSet<String>, texts: impl Iterator<Item = &'a str>) -> WordSet<'t> {
+        let mut found = HashSet::new();
+        let mut phrase = String::new();
         for text in texts {
             let words: Vec<String> = words(text).collect();
             for n in 1..=3 {
                 for window in words.windows(n) {
-                    phrases.insert(window.join(" "));
+                    phrase.clear();
+                    for (i, word) in window.iter().enumerate() {
+                        if i > 0 {
+                            phrase.push(' ');
+                        }
+                        phrase.push_str(word);
+                    }
+                    if let Some(keyword) = keywords.get(phrase.as_str()) {
+                        found.insert(keyword.as_str());
+                    }
                 }
             }
         }
-        WordSet { phrases }
+        WordSet { found }
     }
 
-    /// Whether the texts hold `phrase`: words as [`words`] gives them, joined by one space.
+    /// Whether the texts hold `phrase`, a taxonomy keyword: words as [`words`] gives them,
+    /// joined by one space.
     fn contains(&self, phrase: &str) -> bool {
-        self.phrases.contains(phrase)
+        self.found.contains(phrase)
     }
 }
 
@@ -222,11 +240,18 @@ mod tests {
 
     #[test]
     fn whole_word_phrases() {
-        let set = WordSet::new(["Run Docker Compose stacks with node.js"].into_iter());
+        let keywords: HashSet<String> =
+            ["docker compose", "node.js", "compose stacks with node.js", "dock", "stacks with node.js", "kafka"]
+                .map(String::from)
+                .into();
+        let set = WordSet::new(&keywords, ["Run Docker Compose stacks with node.js"].into_iter());
         assert!(set.contains("docker compose"));
         assert!(set.contains("node.js"));
-        assert!(!set.contains("compose stacks with node.js extra"));
+        assert!(set.contains("stacks with node.js"));
+        // Phrases of four words and more are not looked up; parts of words never match.
+        assert!(!set.contains("compose stacks with node.js"));
         assert!(!set.contains("dock"));
+        assert!(!set.contains("kafka"));
         // Keywords are put in that form when the taxonomy is read.
         let t = Taxonomy::parse(
             "products = []\n[[categories]]\nid = \"x\"\nname = \"X\"\nkeywords = [\"Node.js  Tools\"]\n",
