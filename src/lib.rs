@@ -21,3 +21,9 @@ pub mod repo_data;
 pub mod scan;
 pub mod sources;
 pub mod write;
+
+/// Drops `value` on another thread. Freeing the per-skill tables of a large catalog (hundreds
+/// of thousands of small allocations) takes tens of milliseconds that no result waits for.
+pub fn drop_later<T: Send + 'static>(value: T) {
+    std::thread::spawn(move || drop(value));
+}

@@ -68,6 +68,9 @@ pub struct SiteWriter {
     written: AtomicUsize,
     /// HTML pages whose render key was unchanged, so they were not rendered again.
     reused: AtomicUsize,
+    /// Recorded paths that the older generation holds too: when they are all of its paths,
+    /// sealing has nothing to remove and skips looking.
+    staged_kept: AtomicUsize,
 }
 
 /// What a finished build wrote.
@@ -132,6 +135,7 @@ impl SiteWriter {
             bytes: AtomicU64::new(0),
             written: AtomicUsize::new(0),
             reused: AtomicUsize::new(0),
+            staged_kept: AtomicUsize::new(0),
         })
     }
 
@@ -242,6 +246,9 @@ impl SiteWriter {
     }
 
     fn record(&self, path: &str, entry: Entry) {
+        if self.staged.contains_key(path) {
+            self.staged_kept.fetch_add(1, Ordering::Relaxed);
+        }
         self.next.lock().expect("not poisoned").push((path.to_string(), entry));
         self.files.fetch_add(1, Ordering::Relaxed);
         self.bytes.fetch_add(entry.len, Ordering::Relaxed);
@@ -283,7 +290,9 @@ impl SiteWriter {
                 let _ = std::fs::remove_file(entry.path());
             }
         }
-        Ok((self.target.clone(), stats))
+        let target = self.target.clone();
+        crate::drop_later(self);
+        Ok((target, stats))
     }
 
     /// Brings the older generation up to what the published site holds, by linking, so that the
@@ -317,8 +326,15 @@ impl SiteWriter {
         let mut recorded = std::mem::take(&mut *self.next.lock().expect("not poisoned"));
         // Sorted in parallel first: the map is then built from a sorted run.
         recorded.par_sort_by(|a, b| a.0.cmp(&b.0));
+        let recorded_paths = recorded.len();
         let next: BTreeMap<String, Entry> = recorded.into_iter().collect();
-        let gone: Vec<&String> = self.staged.par_iter().map(|(p, _)| p).filter(|p| !next.contains_key(*p)).collect();
+        // Each path recorded once, and every path of the older generation among them: nothing
+        // is gone. A path recorded twice would be counted twice, so then every path is checked.
+        let all_kept = next.len() == recorded_paths && self.staged_kept.load(Ordering::Relaxed) == self.staged.len();
+        let gone: Vec<&String> = match all_kept {
+            true => Vec::new(),
+            false => self.staged.par_iter().map(|(p, _)| p).filter(|p| !next.contains_key(*p)).collect(),
+        };
         let mut emptied = Vec::new();
         for path in gone {
             let full = self.staging.join(checked_relative(path)?);
@@ -396,21 +412,35 @@ fn manifest_id(next: &BTreeMap<String, Entry>) -> String {
 
 /// One line per file: `content-hash key-hash-or-dash length path`.
 fn write_manifest(dir: &Path, id: &str, entries: &BTreeMap<String, Entry>) -> Result<()> {
+    use rayon::prelude::*;
     use std::fmt::Write as _;
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    let mut text = String::with_capacity(entries.len() * 100);
-    for (path, entry) in entries {
-        push_hex(&mut text, &entry.content);
-        text.push(' ');
-        match &entry.key {
-            Some(key) => push_hex(&mut text, key),
-            None => text.push('-'),
-        }
-        let _ = writeln!(text, " {} {path}", entry.len);
-    }
+    // Formatted in pieces in parallel (a large site's manifest is 117,000 lines), then written
+    // in order.
+    let entries: Vec<(&String, &Entry)> = entries.iter().collect();
+    let pieces: Vec<String> = entries
+        .par_chunks(4096)
+        .map(|chunk| {
+            let mut text = String::with_capacity(chunk.len() * 120);
+            for (path, entry) in chunk {
+                push_hex(&mut text, &entry.content);
+                text.push(' ');
+                match &entry.key {
+                    Some(key) => push_hex(&mut text, key),
+                    None => text.push('-'),
+                }
+                let _ = write!(text, " {} ", entry.len);
+                text.push_str(path);
+                text.push('\n');
+            }
+            text
+        })
+        .collect();
     let (file, temp) = (dir.join(id), dir.join(format!("{id}.tmp")));
     let mut out = std::fs::File::create(&temp).map_err(|e| Error::io(&temp, e))?;
-    out.write_all(text.as_bytes()).map_err(|e| Error::io(&temp, e))?;
+    for piece in &pieces {
+        out.write_all(piece.as_bytes()).map_err(|e| Error::io(&temp, e))?;
+    }
     drop(out);
     std::fs::rename(&temp, &file).map_err(|e| Error::io(&file, e))
 }

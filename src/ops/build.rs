@@ -161,7 +161,7 @@ fn build_in(
         Some(session) => session.keep(catalog, sources, kept),
         // Freeing 60,000 skills takes a tenth of a second or more: a command that exits next
         // need not wait for it.
-        None => drop(std::thread::spawn(move || drop((catalog, sources)))),
+        None => crate::drop_later((catalog, sources)),
     }
     Ok(BuildReport {
         out,
@@ -325,8 +325,10 @@ impl Session {
     /// Keeps the catalog just rendered, split back into its repositories.
     fn keep(&mut self, catalog: Catalog, sources: Vec<DiscoveredSource>, kept: KeptFacts) {
         let KeptFacts { mut diagnostics, commits } = kept;
-        let Catalog { repos, skills, relations, .. } = catalog;
-        self.similar = Some(relate::SimilarMemo { key: relations.similar_key, similar: relations.similar });
+        let Catalog { config, repos, skills, diagnostics: joined, relations } = catalog;
+        let relate::Relations { topics, similar, similar_key } = relations;
+        self.similar = Some(relate::SimilarMemo { key: similar_key, similar });
+        crate::drop_later((config, joined, topics));
         let mut skills = skills.into_iter();
         self.repos = repos
             .into_iter()

@@ -17,8 +17,13 @@ pub fn verdict(skill: &Skill) -> (&'static str, &'static str) {
 /// The agents a skill can be used with: those its `compatibility` field names, else all of
 /// them (every agent in the table loads SKILL.md folders).
 pub fn agents(skill: &Skill) -> Vec<&'static str> {
+    agents_named(skill.frontmatter.compatibility.as_deref())
+}
+
+/// [`agents`] from the `compatibility` field alone.
+pub fn agents_named(compatibility: Option<&str>) -> Vec<&'static str> {
     let all = || AGENTS.agents.iter().map(|a| a.id.as_str()).collect();
-    let Some(compatibility) = skill.frontmatter.compatibility.as_deref() else { return all() };
+    let Some(compatibility) = compatibility else { return all() };
     let text = compatibility.to_lowercase();
     let named: Vec<&'static str> = AGENTS
         .agents
@@ -31,9 +36,15 @@ pub fn agents(skill: &Skill) -> Vec<&'static str> {
 
 /// The licence as a facet value: the SPDX id, "custom" or "unknown".
 pub fn license_id(skill: &Skill) -> String {
-    match (&skill.analysis.license.spdx, &skill.analysis.license.origin) {
-        (Some(id), _) => id.clone(),
-        (None, crate::analyze::license::LicenseOrigin::None) => "unknown".into(),
-        (None, _) => "custom".into(),
+    let license = &skill.analysis.license;
+    license_id_of(license.spdx.as_deref(), license.origin == crate::analyze::license::LicenseOrigin::None)
+}
+
+/// [`license_id`] from the SPDX id, when recognised, and whether no licence was found at all.
+pub fn license_id_of(spdx: Option<&str>, no_licence: bool) -> String {
+    match (spdx, no_licence) {
+        (Some(id), _) => id.to_string(),
+        (None, true) => "unknown".into(),
+        (None, false) => "custom".into(),
     }
 }

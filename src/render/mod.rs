@@ -355,7 +355,9 @@ pub fn render_site(
     feeds::write_sitemap(&catalog.config.base_url, &pages, feeds::SITEMAP_MAX_URLS, out)?;
     feeds::write_feed(catalog, out)?;
     feeds::write_api(catalog, &input_keys, out)?;
-    Ok(RenderStats { pages: pages.len() + 2 })
+    let pages = pages.len() + 2;
+    crate::drop_later((shown, input_keys, topic_index, all, title_rank));
+    Ok(RenderStats { pages })
 }
 
 /// The search page: its filters offer the values the index holds.

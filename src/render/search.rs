@@ -93,12 +93,13 @@ struct Entry {
 
 /// Everything the index's entry of one skill reads, and nothing else: [`index_key`] hashes
 /// these, so an edit that leaves them as they were (a body edit, most often) keeps the index.
+/// Borrowed, so that hashing a large catalog's entries allocates nothing.
 struct EntryInputs<'a> {
     title: &'a str,
     name: &'a str,
     topics: &'a crate::relate::Topics,
-    repo: String,
-    url: String,
+    repo: &'a crate::discover::RepoId,
+    slug: &'a str,
     description: &'a str,
     license: &'a str,
     verdict: &'static str,
@@ -106,13 +107,12 @@ struct EntryInputs<'a> {
 
 fn entry_inputs(catalog: &Catalog, i: usize) -> EntryInputs<'_> {
     let skill = &catalog.skills[i];
-    let repo = &catalog.repos[skill.repo];
     EntryInputs {
         title: &skill.analysis.digest.title,
         name: &skill.name,
         topics: &catalog.relations.topics[i],
-        repo: repo.id.full(),
-        url: skill.url_path(repo),
+        repo: &catalog.repos[skill.repo].id,
+        slug: &skill.slug,
         description: &skill.description,
         license: &skill.analysis.license.label,
         verdict: facets::verdict(skill).1,
@@ -122,7 +122,7 @@ fn entry_inputs(catalog: &Catalog, i: usize) -> EntryInputs<'_> {
 impl EntryInputs<'_> {
     /// Feeds every field to `key`.
     fn hash_into(&self, key: &mut Fingerprint) {
-        key.text(self.title).text(self.name).text(&self.repo).text(&self.url);
+        key.text(self.title).text(self.name).text(&self.repo.owner).text(&self.repo.name).text(self.slug);
         key.text(self.description).text(self.license).text(self.verdict);
         key.number(self.topics.tags.len() as u64);
         for tag in &self.topics.tags {
@@ -137,20 +137,39 @@ impl EntryInputs<'_> {
     }
 }
 
-/// The key of the whole index: every document's entry inputs and filter values (`facets`, per
-/// document), in document order. A body edit leaves it as it was.
-fn index_key(catalog: &Catalog, order: &[usize], facets: &[Vec<FacetOf>]) -> crate::write::Hash {
+/// What a skill's filter values are made of beside its entry inputs: the agents it names and
+/// its licence's facts. Skills that share these share their agent and licence values.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+struct FacetSource<'a> {
+    compatibility: Option<&'a str>,
+    spdx: Option<&'a str>,
+    no_licence: bool,
+    license: &'a str,
+}
+
+fn facet_source(catalog: &Catalog, i: usize) -> FacetSource<'_> {
+    let skill = &catalog.skills[i];
+    let license = &skill.analysis.license;
+    FacetSource {
+        compatibility: skill.frontmatter.compatibility.as_deref(),
+        spdx: license.spdx.as_deref(),
+        no_licence: license.origin == crate::analyze::license::LicenseOrigin::None,
+        license: &license.label,
+    }
+}
+
+/// The key of the whole index: every document's entry inputs and filter values' sources, in
+/// document order. A body edit leaves it as it was.
+fn index_key(catalog: &Catalog, order: &[usize]) -> crate::write::Hash {
     let chunk_keys: Vec<crate::write::Hash> = order
         .par_chunks(DOC_SHARD)
-        .zip(facets.par_chunks(DOC_SHARD))
-        .map(|(docs, facets)| {
+        .map(|docs| {
             let mut key = Fingerprint::blank();
-            for (&i, values) in docs.iter().zip(facets) {
+            for &i in docs {
                 entry_inputs(catalog, i).hash_into(&mut key);
-                key.number(values.len() as u64);
-                for (name, id, label) in values {
-                    key.text(name).text(id).text(label);
-                }
+                let source = facet_source(catalog, i);
+                key.text(source.compatibility.unwrap_or("\0none"));
+                key.text(source.spdx.unwrap_or("\0none")).number(u64::from(source.no_licence));
             }
             key.hash()
         })
@@ -164,25 +183,40 @@ fn index_key(catalog: &Catalog, order: &[usize], facets: &[Vec<FacetOf>]) -> cra
     key.hash()
 }
 
-/// A filter value: (filter, value id, value label).
-type FacetOf<'a> = (&'static str, Cow<'a, str>, &'a str);
+/// A filter value: (value id, value label).
+type FacetOf<'a> = (Cow<'a, str>, &'a str);
 
-/// Each filter value skill `i` has.
-fn skill_facets(catalog: &Catalog, i: usize) -> Vec<FacetOf<'_>> {
-    let skill = &catalog.skills[i];
-    let mut facets = Vec::new();
-    for c in &catalog.relations.topics[i].categories {
-        facets.push(("category", Cow::Borrowed(c.id.as_str()), c.name.as_str()));
+/// Per filter (`category`, `agent`, `license`, `verdict`): each value and its documents, in
+/// document order. Agent and licence values are worked out once per distinct source.
+fn facet_docs<'a>(catalog: &'a Catalog, order: &[usize]) -> BTreeMap<&'static str, HashMap<FacetOf<'a>, Vec<u32>>> {
+    let mut by_source: HashMap<FacetSource, Vec<u32>> = HashMap::new();
+    let mut out: BTreeMap<&'static str, HashMap<FacetOf, Vec<u32>>> = BTreeMap::new();
+    for (doc, &i) in order.iter().enumerate() {
+        let doc = doc as u32;
+        for c in &catalog.relations.topics[i].categories {
+            out.entry("category")
+                .or_default()
+                .entry((Cow::Borrowed(c.id.as_str()), c.name.as_str()))
+                .or_default()
+                .push(doc);
+        }
+        by_source.entry(facet_source(catalog, i)).or_default().push(doc);
+        let (verdict_id, verdict_label) = facets::verdict(&catalog.skills[i]);
+        out.entry("verdict").or_default().entry((Cow::Borrowed(verdict_id), verdict_label)).or_default().push(doc);
     }
-    for agent in facets::agents(skill) {
-        let name = crate::agents::AGENTS.agents.iter().find(|a| a.id == agent).map_or("", |a| a.name.as_str());
-        facets.push(("agent", Cow::Borrowed(agent), name));
+    for (source, docs) in by_source {
+        for agent in facets::agents_named(source.compatibility) {
+            let name = crate::agents::AGENTS.agents.iter().find(|a| a.id == agent).map_or("", |a| a.name.as_str());
+            out.entry("agent").or_default().entry((Cow::Borrowed(agent), name)).or_default().extend(&docs);
+        }
+        let license_id = crate::model::slugify(&facets::license_id_of(source.spdx, source.no_licence));
+        out.entry("license").or_default().entry((Cow::Owned(license_id), source.license)).or_default().extend(&docs);
     }
-    let license_id = crate::model::slugify(&facets::license_id(skill));
-    facets.push(("license", Cow::Owned(license_id), skill.analysis.license.label.as_str()));
-    let (verdict_id, verdict_label) = facets::verdict(skill);
-    facets.push(("verdict", Cow::Borrowed(verdict_id), verdict_label));
-    facets
+    // Sources were visited in no particular order: each value's documents back in order.
+    for values in out.values_mut() {
+        values.values_mut().for_each(|docs| docs.sort_unstable());
+    }
+    out
 }
 
 fn entry(inputs: EntryInputs) -> Entry {
@@ -193,6 +227,7 @@ fn entry(inputs: EntryInputs) -> Entry {
             *entry = (*entry).max(weight);
         }
     };
+    let repo = inputs.repo.full();
     add(inputs.title, 3);
     add(&inputs.name.replace('-', " "), 3);
     add(inputs.name, 3);
@@ -202,14 +237,14 @@ fn entry(inputs: EntryInputs) -> Entry {
     for topic in inputs.topics.categories.iter().chain(&inputs.topics.products) {
         add(&topic.name, 2);
     }
-    add(&inputs.repo, 2);
+    add(&repo, 2);
     add(inputs.description, 1);
     Entry {
         terms: weights.into_iter().collect(),
         doc: Doc {
             t: inputs.title.to_string(),
-            r: inputs.repo,
-            u: inputs.url,
+            u: format!("{repo}/{}/", inputs.slug),
+            r: repo,
             d: shorten(inputs.description, DESCRIPTION_CHARS),
             c: inputs.topics.categories.iter().map(|c| c.name.clone()).collect(),
             l: inputs.license.to_string(),
@@ -221,17 +256,7 @@ fn entry(inputs: EntryInputs) -> Entry {
 /// Writes the index of the skills in `order` (title order), unless the published one was made
 /// from the same inputs; returns the filter values, which the search page offers.
 pub fn write_index(catalog: &Catalog, order: &[usize], out: &SiteWriter) -> Result<Facets> {
-    // Filter values, in document order.
-    let per_doc: Vec<Vec<FacetOf>> = order.par_iter().map(|&i| skill_facets(catalog, i)).collect();
-    let key = index_key(catalog, order, &per_doc);
-    // Per filter: (value id, label) -> documents.
-    type Values<'a> = HashMap<(Cow<'a, str>, &'a str), Vec<u32>>;
-    let mut facet_docs: BTreeMap<&'static str, Values> = BTreeMap::new();
-    for (doc, values) in per_doc.into_iter().enumerate() {
-        for (name, id, label) in values {
-            facet_docs.entry(name).or_default().entry((id, label)).or_default().push(doc as u32);
-        }
-    }
+    let (key, facet_docs) = rayon::join(|| index_key(catalog, order), || facet_docs(catalog, order));
     let mut meta = Meta { docs: order.len(), doc_shard: DOC_SHARD, facets: BTreeMap::new() };
     for (name, values) in &facet_docs {
         let mut list: Vec<FacetValue> = values
