@@ -50,6 +50,22 @@ struct Entry {
 
 type Manifest = HashMap<String, Entry>;
 
+/// The manifests a writer left, by generation, for the next writer of the same output to take
+/// instead of reading them again: `serve` keeps them between builds (a large site's two
+/// manifests are 117,000 lines each). A generation not held here is read from disk.
+#[derive(Default)]
+pub struct Manifests {
+    held: Vec<(String, std::thread::JoinHandle<Manifest>)>,
+}
+
+impl Manifests {
+    /// The manifest of `generation`, when held.
+    fn take(&mut self, generation: &str) -> Option<Manifest> {
+        let at = self.held.iter().position(|(id, _)| id == generation)?;
+        self.held.swap_remove(at).1.join().ok()
+    }
+}
+
 pub struct SiteWriter {
     target: PathBuf,
     staging: PathBuf,
@@ -90,6 +106,12 @@ pub struct WriteStats {
 impl SiteWriter {
     /// Starts a new site that will replace `target` on [`SiteWriter::publish`].
     pub fn begin(target: &Path, minify: bool) -> Result<SiteWriter> {
+        Self::begin_with(target, minify, Manifests::default())
+    }
+
+    /// [`SiteWriter::begin`], taking the manifests of the two generations from `known` where
+    /// it holds them (see [`SiteWriter::publish_keeping`]).
+    pub fn begin_with(target: &Path, minify: bool, mut known: Manifests) -> Result<SiteWriter> {
         if target.exists() && !is_ours(target) {
             return Err(Error::Output(format!(
                 "refusing to replace {}: it is not empty and was not written by catalog build (no {MARKER_FILE} file)",
@@ -98,9 +120,12 @@ impl SiteWriter {
         }
         let staging = sibling(target, "staging");
         let manifests = manifests_dir(target);
+        let (published_id, staged_id) = (generation_of(target), generation_of(&staging));
+        let known_published = published_id.as_deref().and_then(|id| known.take(id));
+        let known_staged = staged_id.as_deref().and_then(|id| known.take(id));
         let (published, mut staged) = rayon::join(
-            || generation_of(target).and_then(|id| read_manifest(&manifests, &id)).unwrap_or_default(),
-            || generation_of(&staging).and_then(|id| read_manifest(&manifests, &id)),
+            || known_published.or_else(|| read_manifest(&manifests, published_id.as_deref()?)).unwrap_or_default(),
+            || known_staged.or_else(|| read_manifest(&manifests, staged_id.as_deref()?)),
         );
         let mut doomed = Vec::new();
         if staged.is_some() {
@@ -267,7 +292,16 @@ impl SiteWriter {
     /// Linux the swap is one atomic exchange of the two folders; elsewhere it is two renames,
     /// with a moment with no site at the target path (never a mixed one).
     pub fn publish(self) -> Result<(PathBuf, WriteStats)> {
-        let generation = self.seal()?;
+        self.publish_keeping().map(|(target, stats, manifests)| {
+            crate::drop_later(manifests);
+            (target, stats)
+        })
+    }
+
+    /// [`SiteWriter::publish`], handing back the manifests of the two generations now on disk
+    /// for the next [`SiteWriter::begin_with`].
+    pub fn publish_keeping(mut self) -> Result<(PathBuf, WriteStats, Manifests)> {
+        let (generation, next) = self.seal_keeping()?;
         let manifests = manifests_dir(&self.target);
         let previous = generation_of(&self.target);
         if self.target.exists() {
@@ -283,7 +317,7 @@ impl SiteWriter {
             generation: generation.clone(),
         };
         // Only the manifests of the two generations on disk are kept.
-        let keep = [Some(generation), previous];
+        let keep = [Some(generation.clone()), previous.clone()];
         for entry in std::fs::read_dir(&manifests).into_iter().flatten().flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
             if unhex(name.trim_end_matches(".tmp")).is_some() && !keep.iter().flatten().any(|id| *id == name) {
@@ -291,8 +325,16 @@ impl SiteWriter {
             }
         }
         let target = self.target.clone();
+        // The new generation's manifest is made into a map on another thread, while the caller
+        // goes on; the old published one becomes the older generation's.
+        let mut manifests = Manifests::default();
+        manifests.held.push((generation.clone(), std::thread::spawn(move || next.into_iter().collect())));
+        if let Some(previous) = previous.filter(|id| *id != generation) {
+            let published = std::mem::take(&mut self.published);
+            manifests.held.push((previous, std::thread::spawn(move || published)));
+        }
         crate::drop_later(self);
-        Ok((target, stats))
+        Ok((target, stats, manifests))
     }
 
     /// Brings the older generation up to what the published site holds, by linking, so that the
@@ -322,6 +364,14 @@ impl SiteWriter {
     /// Finishes the staging folder as a generation: removes what the older generation has and
     /// the new site has not, writes the manifest and the marker. Returns the generation.
     fn seal(&self) -> Result<String> {
+        self.seal_keeping().map(|(generation, next)| {
+            crate::drop_later(next);
+            generation
+        })
+    }
+
+    /// [`SiteWriter::seal`], returning the new generation's manifest too.
+    fn seal_keeping(&self) -> Result<(String, BTreeMap<String, Entry>)> {
         use rayon::prelude::*;
         let mut recorded = std::mem::take(&mut *self.next.lock().expect("not poisoned"));
         // Sorted in parallel first: the map is then built from a sorted run.
@@ -363,7 +413,7 @@ impl SiteWriter {
         if let Some(cleaner) = self.cleaner.lock().expect("not poisoned").take() {
             let _ = cleaner.join();
         }
-        Ok(generation)
+        Ok((generation, next))
     }
 }
 
@@ -664,6 +714,65 @@ mod tests {
         assert_eq!(build(&[("a.html", "a3"), ("b.html", "b2")]).written, 1);
         assert_eq!((read(out.join("a.html")), read(out.join("b.html"))), ("a3".into(), "b2".into()));
         assert_eq!((read(older.join("a.html")), read(older.join("b.html"))), ("a1".into(), "b2".into()));
+    }
+
+    #[test]
+    fn handed_over_manifests_build_what_manifests_read_from_disk_build() {
+        // The same builds twice: once reading the manifests, once taking them from the last.
+        let builds: [&[(&str, &str)]; 4] = [
+            &[("a.html", "a1"), ("b.html", "b1")],
+            &[("a.html", "a1"), ("b.html", "b2"), ("c/d.html", "d1")],
+            &[("a.html", "a1"), ("c/d.html", "d1")],
+            &[("a.html", "a4"), ("b.html", "b2")],
+        ];
+        let run = |handed_over: bool| {
+            let tmp = tempfile::tempdir().unwrap();
+            let out = tmp.path().join("public");
+            let mut held = Manifests::default();
+            let mut stats = Vec::new();
+            for pages in builds {
+                let given = std::mem::take(&mut held);
+                let writer = match handed_over {
+                    true => SiteWriter::begin_with(&out, false, given),
+                    false => SiteWriter::begin(&out, false),
+                }
+                .unwrap();
+                for (path, text) in pages {
+                    writer.write(path, text.as_bytes()).unwrap();
+                }
+                let (_, written, manifests) = writer.publish_keeping().unwrap();
+                stats.push((written.files, written.written, written.generation));
+                if handed_over {
+                    // What was handed over is what is on disk.
+                    for (id, manifest) in known_of(manifests, &mut held) {
+                        assert_eq!(Some(manifest), read_manifest(&manifests_dir(&out), &id));
+                    }
+                }
+            }
+            let files = |dir: &Path| {
+                let mut all: Vec<(String, String)> = walkdir::WalkDir::new(dir)
+                    .into_iter()
+                    .flatten()
+                    .filter(|e| e.file_type().is_file() && e.file_name() != MARKER_FILE)
+                    .map(|e| (e.path().strip_prefix(dir).unwrap().display().to_string(), read(e.path().into())))
+                    .collect();
+                all.sort();
+                all
+            };
+            (stats, files(&out), files(&sibling(&out, "staging")))
+        };
+        assert_eq!(run(true), run(false));
+    }
+
+    /// Waits for the manifests handed over, checks them out and puts them back for the next build.
+    fn known_of(manifests: Manifests, known: &mut Manifests) -> Vec<(String, Manifest)> {
+        let ready: Vec<(String, Manifest)> =
+            manifests.held.into_iter().map(|(id, made)| (id, made.join().unwrap())).collect();
+        for (id, manifest) in &ready {
+            let manifest = manifest.clone();
+            known.held.push((id.clone(), std::thread::spawn(move || manifest)));
+        }
+        ready
     }
 
     #[test]

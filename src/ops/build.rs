@@ -140,10 +140,11 @@ fn build_in(
     let renderer = Renderer::with_theme(Some(&options.root))?;
     // A build that fails from here on leaves an output the record no longer describes.
     cache::forget(&out_dir);
-    let writer = SiteWriter::begin(&out_dir, options.minify)?;
+    let known = session.as_deref_mut().map(|session| std::mem::take(&mut session.manifests)).unwrap_or_default();
+    let writer = SiteWriter::begin_with(&out_dir, options.minify, known)?;
     let stats = render::render_site(&catalog, &renderer, &writer, progress)?;
     stage("render, write");
-    let (out, written) = writer.publish()?;
+    let (out, written, manifests) = writer.publish_keeping()?;
     stage("publish");
     let record = cache::BuildRecord {
         out: out.clone(),
@@ -158,10 +159,13 @@ fn build_in(
     };
     cache::save(&record);
     match session {
-        Some(session) => session.keep(catalog, sources, kept),
+        Some(session) => {
+            session.keep(catalog, sources, kept);
+            session.manifests = manifests;
+        }
         // Freeing 60,000 skills takes a tenth of a second or more: a command that exits next
         // need not wait for it.
-        None => crate::drop_later((catalog, sources)),
+        None => crate::drop_later((catalog, sources, manifests)),
     }
     Ok(BuildReport {
         out,
@@ -278,15 +282,18 @@ struct RepoPart {
 }
 
 /// What `serve` keeps between builds, so that a change reads again only the sources it touched:
-/// every source as discovered and its repository as built, and the similar-skill ranking. A
-/// source is kept while no change was reported under its folder and what every skill is read
-/// with (the sources and suppressions in catalog.toml, the taxonomy) is the same.
+/// every source as discovered and its repository as built, the similar-skill ranking, and the
+/// output's manifests. A source is kept while no change was reported under its folder and what
+/// every skill is read with (the sources and suppressions in catalog.toml, the taxonomy) is
+/// the same.
 #[derive(Default)]
 pub struct Session {
     /// What the kept repositories were read with (see [`reading_id`]).
     reading: String,
     repos: HashMap<RepoId, KeptRepo>,
     similar: Option<relate::SimilarMemo>,
+    /// The output's manifests as the last build left them.
+    manifests: crate::write::Manifests,
 }
 
 struct KeptRepo {
