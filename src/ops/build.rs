@@ -142,7 +142,8 @@ fn build_in(
     cache::forget(&out_dir);
     let known = session.as_deref_mut().map(|session| std::mem::take(&mut session.manifests)).unwrap_or_default();
     let writer = SiteWriter::begin_with(&out_dir, options.minify, known)?;
-    let stats = render::render_site(&catalog, &renderer, &writer, progress)?;
+    let shown_memo = session.as_deref_mut().map(|session| &mut session.shown);
+    let stats = render::render_site(&catalog, &renderer, &writer, progress, shown_memo)?;
     stage("render, write");
     let (out, written, manifests) = writer.publish_keeping()?;
     stage("publish");
@@ -282,8 +283,8 @@ struct RepoPart {
 }
 
 /// What `serve` keeps between builds, so that a change reads again only the sources it touched:
-/// every source as discovered and its repository as built, the similar-skill ranking, and the
-/// output's manifests. A source is kept while no change was reported under its folder and what
+/// every source as discovered and its repository as built, the similar-skill ranking, the
+/// cards other pages show of each skill, and the output's manifests. A source is kept while no change was reported under its folder and what
 /// every skill is read with (the sources and suppressions in catalog.toml, the taxonomy) is
 /// the same.
 #[derive(Default)]
@@ -294,6 +295,8 @@ pub struct Session {
     similar: Option<relate::SimilarMemo>,
     /// The output's manifests as the last build left them.
     manifests: crate::write::Manifests,
+    /// The last build's cards and comparison rows.
+    shown: render::skill_page::ShownMemo,
 }
 
 struct KeptRepo {

@@ -41,65 +41,71 @@ fn hasher(kind: &str) -> Fingerprint {
     hasher
 }
 
-impl InputKeys {
-    pub fn new(catalog: &Catalog, shown: &skill_page::Shown) -> InputKeys {
-        let repos: Vec<Hash> = catalog
-            .repos
-            .par_iter()
-            .map(|repo| {
-                hasher("repo")
-                    .text(&repo.id.full())
-                    .text(&repo.root.to_string_lossy())
-                    .text(&format!("{:?}", repo.license))
-                    .number(repo.skill_folders as u64)
-                    .number(repo.skills.len() as u64)
-                    .text(&format!("{:?}", repo.facts))
-                    .hash()
-            })
-            .collect();
-        let skills = (0..catalog.skills.len())
-            .into_par_iter()
-            .map(|i| {
-                let skill = &catalog.skills[i];
-                let mut hasher = hasher("skill");
+/// Each skill's own facts: its cache key (everything read from its folder, and what it was
+/// read with), slug, history, copies and repository.
+pub fn skill_keys(catalog: &Catalog) -> Vec<Hash> {
+    let repos: Vec<Hash> = catalog
+        .repos
+        .par_iter()
+        .map(|repo| {
+            hasher("repo")
+                .text(&repo.id.full())
+                .text(&repo.root.to_string_lossy())
+                .text(&format!("{:?}", repo.license))
+                .number(repo.skill_folders as u64)
+                .number(repo.skills.len() as u64)
+                .text(&format!("{:?}", repo.facts))
+                .hash()
+        })
+        .collect();
+    (0..catalog.skills.len())
+        .into_par_iter()
+        .map(|i| {
+            let skill = &catalog.skills[i];
+            let mut hasher = hasher("skill");
+            hasher
+                .text(&skill.key)
+                .bytes(&repos[skill.repo])
+                .text(&skill.slug)
+                .number(u64::from(skill.history.first_seen.is_some()))
+                .number(skill.history.first_seen.map_or(0, |t| t.0 as u64))
+                .number(u64::from(skill.history.last_changed.is_some()))
+                .number(skill.history.last_changed.map_or(0, |t| t.0 as u64))
+                .number(skill.copies.others as u64)
+                .number(skill.copies.used_in as u64)
+                .bytes(&skill.copies.hash.map_or([0; 33], |h| {
+                    let mut known = [1; 33];
+                    known[1..].copy_from_slice(&h);
+                    known
+                }));
+            // The copy first seen, as its page names and links it.
+            if let Some(first) = skill.copies.canonical {
+                let canonical = &catalog.skills[first];
+                let canonical_repo = &catalog.repos[canonical.repo];
                 hasher
-                    .text(&skill.key)
-                    .bytes(&repos[skill.repo])
-                    .text(&skill.slug)
-                    .number(u64::from(skill.history.first_seen.is_some()))
-                    .number(skill.history.first_seen.map_or(0, |t| t.0 as u64))
-                    .number(u64::from(skill.history.last_changed.is_some()))
-                    .number(skill.history.last_changed.map_or(0, |t| t.0 as u64))
-                    .number(skill.copies.others as u64)
-                    .number(skill.copies.used_in as u64)
-                    .bytes(&skill.copies.hash.map_or([0; 33], |h| {
-                        let mut known = [1; 33];
-                        known[1..].copy_from_slice(&h);
-                        known
-                    }));
-                // The copy first seen, as its page names and links it.
-                if let Some(first) = skill.copies.canonical {
-                    let canonical = &catalog.skills[first];
-                    let canonical_repo = &catalog.repos[canonical.repo];
-                    hasher
-                        .number(u64::from(first == i))
-                        .text(&canonical.url_path(canonical_repo))
-                        .text(&canonical_repo.id.full())
-                        .text(&canonical.dir.rel_dir);
-                }
-                hasher.hash()
-            })
-            .collect();
-        let shown = (0..catalog.skills.len())
-            .into_par_iter()
-            .map(|i| {
-                // Links are from the site root: a page's own root is part of its key.
-                let mut bytes = b"shown\0".to_vec();
-                serde_json::to_writer(&mut bytes, &(&shown.cards[i], &shown.rows[i])).expect("cards serialise");
-                crate::write::hash_bytes(&bytes)
-            })
-            .collect();
-        InputKeys { skills, shown }
+                    .number(u64::from(first == i))
+                    .text(&canonical.url_path(canonical_repo))
+                    .text(&canonical_repo.id.full())
+                    .text(&canonical.dir.rel_dir);
+            }
+            hasher.hash()
+        })
+        .collect()
+}
+
+/// The key of what other pages show of a skill: its card and comparison row, hashed.
+pub fn shown_key(card: &super::context::Card, row: &super::context::CompareRow) -> Hash {
+    // Links are from the site root: a page's own root is part of its key.
+    let mut bytes = b"shown\0".to_vec();
+    serde_json::to_writer(&mut bytes, &(card, row)).expect("cards serialise");
+    crate::write::hash_bytes(&bytes)
+}
+
+impl InputKeys {
+    /// The keys of a build: each skill's own facts ([`skill_keys`]) and what other pages show
+    /// of it, as `shown` holds them.
+    pub fn new(skills: Vec<Hash>, shown: &skill_page::Shown) -> InputKeys {
+        InputKeys { skills, shown: shown.keys.clone() }
     }
 
     /// Skill `index`'s own facts: its cache key, slug, history, copies and repository.

@@ -169,11 +169,14 @@ pub struct RenderStats {
 pub type SiteFn<'a> = dyn Fn(&str) -> SiteCtx + Sync + 'a;
 
 /// Renders every page of the catalog into `out`.
+/// `shown_memo`: cards and rows an earlier build made, for a long-running process to keep
+/// (see [`skill_page::ShownMemo`]).
 pub fn render_site(
     catalog: &Catalog,
     renderer: &Renderer,
     out: &SiteWriter,
     progress: &Progress,
+    shown_memo: Option<&mut skill_page::ShownMemo>,
 ) -> Result<RenderStats> {
     let has_feed = catalog.skills.iter().any(|s| s.history.first_seen.is_some());
     let site = |page_dir: &str| SiteCtx {
@@ -196,8 +199,9 @@ pub fn render_site(
     }
 
     // Skill pages: the bulk of the work, one per skill, in parallel.
-    let shown = skill_page::Shown::new(catalog);
-    let input_keys = keys::InputKeys::new(catalog, &shown);
+    let skill_keys = keys::skill_keys(catalog);
+    let shown = skill_page::Shown::new(catalog, &skill_keys, shown_memo);
+    let input_keys = keys::InputKeys::new(skill_keys, &shown);
     let all = listing::skills_by_title(catalog);
     let title_rank = listing::title_ranks(&all);
     let listings = listing::Listings {

@@ -1,6 +1,7 @@
 //! The skill page's context: every section of the page, from the skill's facts.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -10,8 +11,10 @@ use crate::analyze::license::LicenseOrigin;
 use crate::model::{Catalog, Repo, Skill};
 use crate::parse::frontmatter::value_text;
 use crate::scan::{Finding, Verdict};
+use crate::write::Hash;
 
 use super::context::*;
+use super::keys;
 use super::markdown::{self, LinkBase};
 use super::topics::{TopicIndex, TopicKind, tag_topic};
 use super::urls::{about_words, compact_count, file_size, grouped, path_to_root};
@@ -323,19 +326,53 @@ fn safety(skill: &Skill, blob_dir: &str) -> Safety {
 
 /// How every skill appears on other pages, made once per build and shared by every page that
 /// shows it (a skill page shows about twenty others): its card and its comparison-table row,
-/// with links from the site root (templates prefix the page's own root).
+/// with links from the site root (templates prefix the page's own root), and their key.
 pub struct Shown {
     pub cards: Vec<Arc<Card>>,
     pub rows: Vec<Arc<CompareRow>>,
+    /// [`keys::shown_key`] of each skill's card and row.
+    pub keys: Vec<Hash>,
+}
+
+/// Cards, rows and their keys by the key of the skill facts they were made from
+/// ([`keys::skill_keys`]), which covers everything a card and a row show: `serve` keeps the
+/// last build's, so that a build makes only the changed skills' again.
+#[derive(Default)]
+pub struct ShownMemo {
+    by_skill: HashMap<Hash, (Arc<Card>, Arc<CompareRow>, Hash)>,
 }
 
 impl Shown {
-    pub fn new(catalog: &Catalog) -> Shown {
-        let (cards, rows) = (0..catalog.skills.len())
+    /// Every skill's card and row; `skill_keys` are [`keys::skill_keys`]. Those `memo` holds
+    /// are taken from it; then it holds this build's.
+    pub fn new(catalog: &Catalog, skill_keys: &[Hash], memo: Option<&mut ShownMemo>) -> Shown {
+        let earlier = memo.as_ref().map(|memo| &memo.by_skill);
+        let made: Vec<(Arc<Card>, Arc<CompareRow>, Hash)> = (0..catalog.skills.len())
             .into_par_iter()
-            .map(|i| (Arc::new(card(catalog, i)), Arc::new(compare_row(catalog, i))))
-            .unzip();
-        Shown { cards, rows }
+            .map(|i| match earlier.and_then(|by_skill| by_skill.get(&skill_keys[i])) {
+                Some(kept) => kept.clone(),
+                None => {
+                    let (card, row) = (card(catalog, i), compare_row(catalog, i));
+                    let key = keys::shown_key(&card, &row);
+                    (Arc::new(card), Arc::new(row), key)
+                }
+            })
+            .collect();
+        if let Some(memo) = memo {
+            let by_skill = skill_keys.iter().copied().zip(made.iter().cloned()).collect();
+            crate::drop_later(std::mem::replace(&mut memo.by_skill, by_skill));
+        }
+        let mut shown = Shown {
+            cards: Vec::with_capacity(made.len()),
+            rows: Vec::with_capacity(made.len()),
+            keys: Vec::with_capacity(made.len()),
+        };
+        for (card, row, key) in made {
+            shown.cards.push(card);
+            shown.rows.push(row);
+            shown.keys.push(key);
+        }
+        shown
     }
 }
 
