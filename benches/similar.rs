@@ -51,7 +51,7 @@ fn main() {
             .iter()
             .zip(&texts)
             .enumerate()
-            .map(|(i, (t, text))| SimilarInput { topics: t, text: text.clone(), content_hash: i as u64 })
+            .map(|(i, (t, text))| SimilarInput { topics: t, text: vec![text.as_str().into()], content_hash: i as u64 })
             .collect();
         let start = Instant::now();
         let ranked = rank(&inputs, 6);

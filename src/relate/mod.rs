@@ -6,6 +6,7 @@ pub mod copies;
 pub mod similar;
 pub mod taxonomy;
 
+use std::borrow::Cow;
 use std::hash::{Hash, Hasher};
 
 use rayon::prelude::*;
@@ -47,12 +48,11 @@ pub fn relate(skills: &[Skill], earlier: Option<SimilarMemo>) -> Relations {
         .zip(&topics)
         .map(|(skill, topics)| similar::SimilarInput {
             topics,
-            text: std::iter::once(skill.name.replace(['-', '_'], " "))
-                .chain(std::iter::once(skill.description.clone()))
-                .chain(skill.analysis.digest.sections.iter().cloned())
-                .chain(std::iter::once(skill.analysis.digest.title.clone()))
-                .collect::<Vec<_>>()
-                .join(" "),
+            text: std::iter::once(Cow::Owned(skill.name.replace(['-', '_'], " ")))
+                .chain(std::iter::once(Cow::Borrowed(skill.description.as_str())))
+                .chain(skill.analysis.digest.sections.iter().map(|s| Cow::Borrowed(s.as_str())))
+                .chain(std::iter::once(Cow::Borrowed(skill.analysis.digest.title.as_str())))
+                .collect(),
             content_hash: skill.text_hash,
         })
         .collect();
@@ -91,7 +91,11 @@ fn similar_key(inputs: &[similar::SimilarInput], k: usize) -> String {
                         hasher.text(&topic.id);
                     }
                 }
-                hasher.text(&input.text).number(*class as u64);
+                hasher.number(input.text.len() as u64);
+                for part in &input.text {
+                    hasher.text(part);
+                }
+                hasher.number(*class as u64);
             }
             hasher.hash()
         })
@@ -141,8 +145,11 @@ mod tests {
     fn the_ranking_key_follows_what_the_ranking_reads() {
         let tagged = Topics { tags: vec!["pdf".into()], ..Default::default() };
         let plain = Topics::default();
-        let input =
-            |topics, text: &str, content_hash| similar::SimilarInput { topics, text: text.into(), content_hash };
+        let input = |topics, text: &str, content_hash| similar::SimilarInput {
+            topics,
+            text: vec![text.to_string().into()],
+            content_hash,
+        };
         let key = |inputs: &[similar::SimilarInput]| similar_key(inputs, SIMILAR_PER_SKILL);
         let base = key(&[input(&tagged, "read pdf files", 1), input(&plain, "send mail", 2)]);
         assert_eq!(base, key(&[input(&tagged, "read pdf files", 1), input(&plain, "send mail", 2)]));

@@ -5,6 +5,7 @@
 //! first, so the cost per skill does not grow with the size of the catalog (no all-pairs loop).
 //! Deterministic: every tie falls back to catalog order.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use rayon::prelude::*;
@@ -21,8 +22,9 @@ const MIN_TEXT_SIMILARITY: f32 = 0.08;
 /// What the ranking reads of one skill.
 pub struct SimilarInput<'a> {
     pub topics: &'a Topics,
-    /// Name, description, headings.
-    pub text: String,
+    /// Name, description, headings, title: ranked as one text, kept as parts so that nothing
+    /// is copied to build the ranking's key.
+    pub text: Vec<Cow<'a, str>>,
     /// Hash of the skill's content: equal hashes are copies, never "similar".
     pub content_hash: u64,
 }
@@ -77,7 +79,7 @@ pub fn rank(inputs: &[SimilarInput], k: usize) -> Vec<Vec<Match>> {
         .iter()
         .map(|input| {
             let mut tf: HashMap<u32, f32> = HashMap::new();
-            for word in words(&input.text) {
+            for word in input.text.iter().flat_map(|part| words(part)) {
                 if word.len() < 3 || STOPWORDS.contains(&word.as_str()) || word.chars().all(|c| c.is_ascii_digit()) {
                     continue;
                 }
@@ -279,12 +281,24 @@ mod tests {
         let t_other = topics(&["slack"], "chat");
         let t_dev = topics(&[], "dev");
         let inputs = vec![
-            SimilarInput { topics: &t_py, text: "python script runner checks interpreter".into(), content_hash: 1 },
-            SimilarInput { topics: &t_py, text: "python script runner plus checks imports".into(), content_hash: 2 },
-            SimilarInput { topics: &t_other, text: "python script runner checks interpreter".into(), content_hash: 3 },
-            SimilarInput { topics: &t_dev, text: "unrelated words entirely".into(), content_hash: 4 },
-            SimilarInput { topics: &t_py, text: "exact copy".into(), content_hash: 1 },
-            SimilarInput { topics: &t_other, text: "nothing alike at all".into(), content_hash: 5 },
+            SimilarInput {
+                topics: &t_py,
+                text: vec!["python script runner checks interpreter".into()],
+                content_hash: 1,
+            },
+            SimilarInput {
+                topics: &t_py,
+                text: vec!["python script runner plus checks imports".into()],
+                content_hash: 2,
+            },
+            SimilarInput {
+                topics: &t_other,
+                text: vec!["python script runner checks interpreter".into()],
+                content_hash: 3,
+            },
+            SimilarInput { topics: &t_dev, text: vec!["unrelated words entirely".into()], content_hash: 4 },
+            SimilarInput { topics: &t_py, text: vec!["exact copy".into()], content_hash: 1 },
+            SimilarInput { topics: &t_other, text: vec!["nothing alike at all".into()], content_hash: 5 },
         ];
         let ranked = rank(&inputs, 5);
         let first: Vec<usize> = ranked[0].iter().map(|m| m.index).collect();
@@ -314,7 +328,7 @@ mod tests {
     fn ranking_is_deterministic() {
         let t = topics(&["a"], "c");
         let inputs: Vec<SimilarInput> = (0..50)
-            .map(|i| SimilarInput { topics: &t, text: format!("word{} common", i % 7), content_hash: i })
+            .map(|i| SimilarInput { topics: &t, text: vec![format!("word{} common", i % 7).into()], content_hash: i })
             .collect();
         assert_eq!(rank(&inputs, 5), rank(&inputs, 5));
     }
