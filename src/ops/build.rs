@@ -284,9 +284,9 @@ struct RepoPart {
 
 /// What `serve` keeps between builds, so that a change reads again only the sources it touched:
 /// every source as discovered and its repository as built, the similar-skill ranking, the
-/// cards other pages show of each skill, and the output's manifests. A source is kept while no change was reported under its folder and what
-/// every skill is read with (the sources and suppressions in catalog.toml, the taxonomy) is
-/// the same.
+/// cards other pages show of each skill, and the output's manifests. A source is kept while no
+/// change was reported under its folder and what every skill is read with (the sources and
+/// suppressions in catalog.toml, the taxonomy) is the same.
 #[derive(Default)]
 pub struct Session {
     /// What the kept repositories were read with (see [`reading_id`]).

@@ -146,58 +146,54 @@ pub fn rank(inputs: &[SimilarInput], k: usize) -> Vec<Vec<Match>> {
     (0..n)
         .into_par_iter()
         .map(|i| {
+            // Rarest lists first: they say the most, and the budget is spent where it counts.
+            let mut lists: Vec<&[u32]> = features
+                .get(i)
+                .iter()
+                .map(|f| feature_postings[*f as usize].as_slice())
+                .chain(vectors.get(i).iter().map(|(t, _)| term_postings[*t as usize].as_slice()))
+                .collect();
+            lists.sort_by_key(|l| l.len());
+            let mut budget = CANDIDATE_BUDGET;
+            let mut candidates: Vec<u32> = Vec::new();
+            for list in lists {
+                if budget == 0 {
+                    break;
+                }
+                // Spread the visited part over the whole list so no part of the catalog is favoured.
+                let step = list.len().div_ceil(budget).max(1);
+                for &j in list.iter().step_by(step) {
+                    candidates.push(j);
+                }
+                budget = budget.saturating_sub(list.len().min(budget));
+            }
+            candidates.sort_unstable();
+            candidates.dedup();
+
             let slot = rayon::current_thread_index().unwrap_or(0) % scratches.len();
             let mut scratch = scratches[slot].lock().expect("a scratch is never poisoned");
-            {
-                // Rarest lists first: they say the most, and the budget is spent where it counts.
-                let mut lists: Vec<&[u32]> = features
-                    .get(i)
-                    .iter()
-                    .map(|f| feature_postings[*f as usize].as_slice())
-                    .chain(vectors.get(i).iter().map(|(t, _)| term_postings[*t as usize].as_slice()))
-                    .collect();
-                lists.sort_by_key(|l| l.len());
-                let mut budget = CANDIDATE_BUDGET;
-                let mut candidates: Vec<u32> = Vec::new();
-                for list in lists {
-                    if budget == 0 {
-                        break;
-                    }
-                    // Spread the visited part over the whole list so no part of the catalog is favoured.
-                    let step = list.len().div_ceil(budget).max(1);
-                    for &j in list.iter().step_by(step) {
-                        candidates.push(j);
-                    }
-                    budget = budget.saturating_sub(list.len().min(budget));
-                }
-                candidates.sort_unstable();
-                candidates.dedup();
-
-                scratch.load(features.get(i), vectors.get(i));
-                // Shared topics first: cheap, and they decide the order. Text similarity is computed
-                // only for candidates that can still make the top k.
-                let mut scored: Vec<(usize, usize)> = candidates
-                    .into_iter()
-                    .map(|j| j as usize)
-                    .filter(|&j| j != i && content_hashes[j] != content_hashes[i])
-                    .map(|j| (j, scratch.shared(features.get(j))))
-                    .collect();
-                let mut by_shared: Vec<usize> = scored.iter().map(|&(_, s)| s).collect();
-                by_shared.sort_unstable_by(|a, b| b.cmp(a));
-                let threshold = by_shared.get(k.saturating_sub(1)).copied().unwrap_or(0);
-                scored.retain(|&(_, shared)| shared >= threshold);
-                let mut matches: Vec<Match> = scored
-                    .into_iter()
-                    .map(|(j, shared)| Match { index: j, shared, text: scratch.cosine(vectors.get(j)) })
-                    .filter(|m| m.shared > 0 || m.text >= MIN_TEXT_SIMILARITY)
-                    .collect();
-                scratch.unload(features.get(i), vectors.get(i));
-                matches.sort_by(|a, b| {
-                    b.shared.cmp(&a.shared).then(b.text.total_cmp(&a.text)).then(a.index.cmp(&b.index))
-                });
-                matches.truncate(k);
-                matches
-            }
+            scratch.load(features.get(i), vectors.get(i));
+            // Shared topics first: cheap, and they decide the order. Text similarity is computed
+            // only for candidates that can still make the top k.
+            let mut scored: Vec<(usize, usize)> = candidates
+                .into_iter()
+                .map(|j| j as usize)
+                .filter(|&j| j != i && content_hashes[j] != content_hashes[i])
+                .map(|j| (j, scratch.shared(features.get(j))))
+                .collect();
+            let mut by_shared: Vec<usize> = scored.iter().map(|&(_, s)| s).collect();
+            by_shared.sort_unstable_by(|a, b| b.cmp(a));
+            let threshold = by_shared.get(k.saturating_sub(1)).copied().unwrap_or(0);
+            scored.retain(|&(_, shared)| shared >= threshold);
+            let mut matches: Vec<Match> = scored
+                .into_iter()
+                .map(|(j, shared)| Match { index: j, shared, text: scratch.cosine(vectors.get(j)) })
+                .filter(|m| m.shared > 0 || m.text >= MIN_TEXT_SIMILARITY)
+                .collect();
+            scratch.unload(features.get(i), vectors.get(i));
+            matches.sort_by(|a, b| b.shared.cmp(&a.shared).then(b.text.total_cmp(&a.text)).then(a.index.cmp(&b.index)));
+            matches.truncate(k);
+            matches
         })
         .collect()
 }

@@ -103,9 +103,9 @@ pub fn shown_key(card: &super::context::Card, row: &super::context::CompareRow) 
 
 impl InputKeys {
     /// The keys of a build: each skill's own facts ([`skill_keys`]) and what other pages show
-    /// of it, as `shown` holds them.
-    pub fn new(skills: Vec<Hash>, shown: &skill_page::Shown) -> InputKeys {
-        InputKeys { skills, shown: shown.keys.clone() }
+    /// of it ([`shown_key`], as `skill_page::Shown::new` gives them).
+    pub fn new(skills: Vec<Hash>, shown: Vec<Hash>) -> InputKeys {
+        InputKeys { skills, shown }
     }
 
     /// Skill `index`'s own facts: its cache key, slug, history, copies and repository.

@@ -200,8 +200,8 @@ pub fn render_site(
 
     // Skill pages: the bulk of the work, one per skill, in parallel.
     let skill_keys = keys::skill_keys(catalog);
-    let shown = skill_page::Shown::new(catalog, &skill_keys, shown_memo);
-    let input_keys = keys::InputKeys::new(skill_keys, &shown);
+    let (shown, shown_keys) = skill_page::Shown::new(catalog, &skill_keys, shown_memo);
+    let input_keys = keys::InputKeys::new(skill_keys, shown_keys);
     let all = listing::skills_by_title(catalog);
     let title_rank = listing::title_ranks(&all);
     let listings = listing::Listings {

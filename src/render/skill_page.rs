@@ -326,12 +326,10 @@ fn safety(skill: &Skill, blob_dir: &str) -> Safety {
 
 /// How every skill appears on other pages, made once per build and shared by every page that
 /// shows it (a skill page shows about twenty others): its card and its comparison-table row,
-/// with links from the site root (templates prefix the page's own root), and their key.
+/// with links from the site root (templates prefix the page's own root).
 pub struct Shown {
     pub cards: Vec<Arc<Card>>,
     pub rows: Vec<Arc<CompareRow>>,
-    /// [`keys::shown_key`] of each skill's card and row.
-    pub keys: Vec<Hash>,
 }
 
 /// Cards, rows and their keys by the key of the skill facts they were made from
@@ -343,9 +341,9 @@ pub struct ShownMemo {
 }
 
 impl Shown {
-    /// Every skill's card and row; `skill_keys` are [`keys::skill_keys`]. Those `memo` holds
-    /// are taken from it; then it holds this build's.
-    pub fn new(catalog: &Catalog, skill_keys: &[Hash], memo: Option<&mut ShownMemo>) -> Shown {
+    /// Every skill's card and row, and [`keys::shown_key`] of each; `skill_keys` are
+    /// [`keys::skill_keys`]. Those `memo` holds are taken from it; then it holds this build's.
+    pub fn new(catalog: &Catalog, skill_keys: &[Hash], memo: Option<&mut ShownMemo>) -> (Shown, Vec<Hash>) {
         let earlier = memo.as_ref().map(|memo| &memo.by_skill);
         let made: Vec<(Arc<Card>, Arc<CompareRow>, Hash)> = (0..catalog.skills.len())
             .into_par_iter()
@@ -362,17 +360,14 @@ impl Shown {
             let by_skill = skill_keys.iter().copied().zip(made.iter().cloned()).collect();
             crate::drop_later(std::mem::replace(&mut memo.by_skill, by_skill));
         }
-        let mut shown = Shown {
-            cards: Vec::with_capacity(made.len()),
-            rows: Vec::with_capacity(made.len()),
-            keys: Vec::with_capacity(made.len()),
-        };
+        let mut shown = Shown { cards: Vec::with_capacity(made.len()), rows: Vec::with_capacity(made.len()) };
+        let mut shown_keys = Vec::with_capacity(made.len());
         for (card, row, key) in made {
             shown.cards.push(card);
             shown.rows.push(row);
-            shown.keys.push(key);
+            shown_keys.push(key);
         }
-        shown
+        (shown, shown_keys)
     }
 }
 
