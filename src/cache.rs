@@ -165,7 +165,9 @@ fn record_path(out: &Path) -> PathBuf {
 
 pub fn load(out: &Path) -> Option<BuildRecord> {
     let text = std::fs::read_to_string(record_path(out)).ok()?;
-    serde_json::from_str::<BuildRecord>(&text).ok().filter(|record| record.out == out)
+    // The same folder however it is spelled (`public`, `./public`, through a link).
+    let canonical = |path: &Path| path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
+    serde_json::from_str::<BuildRecord>(&text).ok().filter(|record| canonical(&record.out) == canonical(out))
 }
 
 /// Saves the record; a cache that cannot be written only costs the next build time.

@@ -215,3 +215,25 @@ fn settled_folders_are_recognised_by_their_stat_and_a_same_size_same_time_edit_i
     let edited = rebuild_matches_clean(&mut Builder::Command, root, &[], "an edit keeping size and time");
     assert_eq!((edited.skills_hashed, edited.skills_read), (1, 1));
 }
+
+#[test]
+fn a_root_spelled_another_way_shares_the_cache() {
+    let tmp = embedded_catalog_copy();
+    let root = tmp.path();
+    let build_at = |root: &Path| {
+        catalog::ops::build(&BuildOptions { out: None, ..options(root, Path::new("")) }).expect("build succeeds")
+    };
+    let first = build_at(root);
+    assert!(first.skills_read > 0);
+
+    // The same folder through `..`: the last build still stands.
+    assert!(build_at(&root.join("content").join("..")).up_to_date, "a `..` in the root rebuilt the site");
+
+    // Through a link, after an edit: only the edited skill is read again.
+    let links = tempfile::tempdir().unwrap();
+    let link = links.path().join("catalog");
+    std::os::unix::fs::symlink(root, &link).unwrap();
+    edit(&root.join("content/northwind-labs/data-skills/skills/csv-profiler/SKILL.md"), "Profiles", "PROFILES");
+    let linked = build_at(&link);
+    assert_eq!(linked.skills_read, 1, "a link to the root read unchanged skills again");
+}

@@ -106,9 +106,10 @@ fn build_in(
         lap = Instant::now();
     };
     let mode = if options.offline { sources::Mode::Offline } else { sources::Mode::Fetch };
+    let root = catalog_root(&options.root);
     let out_dir = options.out.clone().unwrap_or_else(|| options.root.join("public"));
-    let found = discover_catalog(&options.root, &config, mode, session.as_deref_mut());
-    let fingerprint = input_fingerprint(options, &config, &out_dir, &found);
+    let found = discover_catalog(&root, &config, mode, session.as_deref_mut());
+    let fingerprint = input_fingerprint(options, &root, &config, &found);
     stage("discover");
     let last = cache::load(&out_dir);
     if let Some(record) = last.filter(|r| {
@@ -135,9 +136,9 @@ fn build_in(
         });
     }
     let (catalog, Reads { skills_read, skills_hashed }, sources, kept) =
-        assemble_catalog(&options.root, config, found, progress, session.as_deref_mut());
+        assemble_catalog(&root, config, found, progress, session.as_deref_mut());
     stage("parse, analyze, relate");
-    let renderer = Renderer::with_theme(Some(&options.root))?;
+    let renderer = Renderer::with_theme(Some(&root))?;
     // A build that fails from here on leaves an output the record no longer describes.
     cache::forget(&out_dir);
     let known = session.as_deref_mut().map(|session| std::mem::take(&mut session.manifests)).unwrap_or_default();
@@ -186,12 +187,23 @@ fn build_in(
     })
 }
 
+/// The catalog root as every key spells it: canonical, so that `.`, a relative or absolute path
+/// and a link to the folder share one cache (`serve` and `build` among them), since the paths
+/// of the skill folders found below it are part of their keys.
+fn catalog_root(root: &Path) -> PathBuf {
+    root.canonicalize().unwrap_or_else(|_| root.to_path_buf())
+}
+
 /// Everything a build reads, as sizes and modification times (see [`cache::Fingerprint`]).
-fn input_fingerprint(options: &BuildOptions, config: &Config, out: &Path, found: &Found) -> String {
+fn input_fingerprint(options: &BuildOptions, root: &Path, config: &Config, found: &Found) -> String {
+    let out = match &options.out {
+        Some(out) => std::path::absolute(out).unwrap_or_else(|_| out.clone()),
+        None => root.join("public"),
+    };
     let mut print = cache::Fingerprint::new();
     print.text(&format!("{config:?}")).text(&out.to_string_lossy()).number(u64::from(options.minify));
     for folder in ["catalog.toml", "templates", "static", "data"] {
-        print.tree(&options.root.join(folder));
+        print.tree(&root.join(folder));
     }
     for source in &found.sources {
         print.text(&source.repo.full()).text(&source.root.to_string_lossy());
@@ -226,8 +238,9 @@ pub fn load_catalog_with(root: &Path, config: Config, mode: sources::Mode) -> Ca
 }
 
 fn load_catalog_reporting(root: &Path, config: Config, mode: sources::Mode, progress: &Progress) -> Catalog {
-    let found = discover_catalog(root, &config, mode, None);
-    assemble_catalog(root, config, found, progress, None).0
+    let root = catalog_root(root);
+    let found = discover_catalog(&root, &config, mode, None);
+    assemble_catalog(&root, config, found, progress, None).0
 }
 
 /// What discovery found: every source's skill folders and files, before any is read; and, for
