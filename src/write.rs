@@ -122,7 +122,12 @@ impl SiteWriter {
         let manifests = manifests_dir(target);
         let (published_id, staged_id) = (generation_of(target), generation_of(&staging));
         let known_published = published_id.as_deref().and_then(|id| known.take(id));
-        let known_staged = staged_id.as_deref().and_then(|id| known.take(id));
+        // A mirrored staging folder is the published generation again (a generation is named by
+        // its manifest), and the manifest is held once.
+        let known_staged = match &known_published {
+            Some(manifest) if staged_id.is_some() && staged_id == published_id => Some(manifest.clone()),
+            _ => staged_id.as_deref().and_then(|id| known.take(id)),
+        };
         let (published, mut staged) = rayon::join(
             || known_published.or_else(|| read_manifest(&manifests, published_id.as_deref()?)).unwrap_or_default(),
             || known_staged.or_else(|| read_manifest(&manifests, staged_id.as_deref()?)),
@@ -719,6 +724,7 @@ mod tests {
     #[test]
     fn handed_over_manifests_build_what_manifests_read_from_disk_build() {
         // The same builds twice: once reading the manifests, once taking them from the last.
+        // After the second, the older generation is mirrored, as serve does while it waits.
         let builds: [&[(&str, &str)]; 4] = [
             &[("a.html", "a1"), ("b.html", "b1")],
             &[("a.html", "a1"), ("b.html", "b2"), ("c/d.html", "d1")],
@@ -730,7 +736,10 @@ mod tests {
             let out = tmp.path().join("public");
             let mut held = Manifests::default();
             let mut stats = Vec::new();
-            for pages in builds {
+            for (step, pages) in builds.into_iter().enumerate() {
+                if step == 2 {
+                    SiteWriter::mirror(&out).unwrap();
+                }
                 let given = std::mem::take(&mut held);
                 let writer = match handed_over {
                     true => SiteWriter::begin_with(&out, false, given),
