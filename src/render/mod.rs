@@ -310,18 +310,32 @@ pub fn render_site(
     });
     add_pages(owner_dirs.collect::<Result<_>>()?);
 
-    renderer.page(out, "index.html", "index.html", &listing::home(catalog, &topic_index, &shown, &all, &site))?;
-    add_pages(vec![String::new()]);
-    let intro = format!("All {} skills in this catalog, by name.", all.len());
-    add_pages(listings.write_listing("skills/", "All skills", &intro, ("", ""), &all)?);
-    for kind in [topics::TopicKind::Category, topics::TopicKind::Product, topics::TopicKind::Tag] {
-        add_pages(listings.write_topics(&topic_index, kind)?);
-    }
-    let repos_page = ReposPage { site: site("repos/"), repos: listing::repo_rows(catalog, "../") };
-    renderer.page(out, "repos/index.html", "repos.html", &repos_page)?;
-    add_pages(vec!["repos/".into()]);
+    // The listings and the search index read the same catalog and write different files; the
+    // index's postings are merged on one thread, so the listings render beside it.
+    let (listed, facets) = rayon::join(
+        || -> Result<Vec<String>> {
+            renderer.page(
+                out,
+                "index.html",
+                "index.html",
+                &listing::home(catalog, &topic_index, &shown, &all, &site),
+            )?;
+            let mut dirs = vec![String::new()];
+            let intro = format!("All {} skills in this catalog, by name.", all.len());
+            dirs.extend(listings.write_listing("skills/", "All skills", &intro, ("", ""), &all)?);
+            for kind in [topics::TopicKind::Category, topics::TopicKind::Product, topics::TopicKind::Tag] {
+                dirs.extend(listings.write_topics(&topic_index, kind)?);
+            }
+            let repos_page = ReposPage { site: site("repos/"), repos: listing::repo_rows(catalog, "../") };
+            renderer.page(out, "repos/index.html", "repos.html", &repos_page)?;
+            dirs.push("repos/".into());
+            Ok(dirs)
+        },
+        || search::write_index(catalog, &all, out),
+    );
+    add_pages(listed?);
     add_pages(repo_dirs);
-    let facets = search::write_index(catalog, &all, out)?;
+    let facets = facets?;
     let search_page = search_page(&topic_index, &facets, site("search/"));
     renderer.page(out, "search/index.html", "search.html", &search_page)?;
     add_pages(vec!["search/".into()]);
