@@ -73,7 +73,7 @@ impl Config {
     /// Reads `root/catalog.toml`.
     pub fn load(root: &Path) -> Result<Config> {
         let path = root.join(CONFIG_FILE);
-        let text = std::fs::read_to_string(&path).map_err(|source| Error::Io { path: path.clone(), source })?;
+        let text = std::fs::read_to_string(&path).map_err(|error| Error::Io { path: path.clone(), error })?;
         Self::parse(&text, &path)
     }
 

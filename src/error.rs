@@ -7,8 +7,9 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    #[error("{path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
+    /// The cause is part of the message, not a `source`: printed as a chain, it would show twice.
+    #[error("{path}: {error}")]
+    Io { path: PathBuf, error: std::io::Error },
     #[error("{}{}: {message}", path.display(), line.map(|l| format!(":{l}")).unwrap_or_default())]
     Config { path: PathBuf, line: Option<usize>, message: String },
     #[error("template {name}: {message}")]
@@ -19,6 +20,19 @@ pub enum Error {
 
 impl Error {
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
-        Error::Io { path: path.into(), source }
+        Error::Io { path: path.into(), error: source }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_io_error_names_its_file_and_its_cause_once() {
+        let err = Error::io("public/index.html", std::io::Error::from_raw_os_error(28));
+        let text = format!("{:#}", anyhow::Error::from(err).context("building the catalog"));
+        assert!(text.starts_with("building the catalog: public/index.html: "), "{text}");
+        assert_eq!(text.matches("(os error 28)").count(), 1, "{text}");
     }
 }
