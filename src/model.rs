@@ -166,6 +166,8 @@ pub struct Skill {
     /// SKILL.md's text hashed, line endings aside ([`crate::relate::text_hash`]): skills with the
     /// same text are never ranked as each other's similar skills.
     pub text_hash: u64,
+    /// What the similar-skill ranking reads of this skill, hashed ([`crate::relate::similar_digest`]).
+    pub similar_digest: crate::write::Hash,
     /// Dates from git; `None` is "not known".
     pub history: SkillHistory,
     /// Identical copies of the folder across the catalog.

@@ -688,6 +688,7 @@ struct LoadedSkill {
     description: String,
     content_hash: Option<[u8; 32]>,
     text_hash: u64,
+    similar_digest: crate::write::Hash,
 }
 
 type Loaded = std::result::Result<LoadedSkill, Diagnostic>;
@@ -715,6 +716,7 @@ impl LoadedSkill {
             name: self.name,
             description: self.description,
             text_hash: self.text_hash,
+            similar_digest: self.similar_digest,
             history: Default::default(),
             copies: copies::Copies { hash: self.content_hash, ..Default::default() },
         };
@@ -841,6 +843,8 @@ fn read_skill(
     }
     let topics = reading.taxonomy.classify(&parsed.frontmatter, &name, &description, &analysis);
     let text_hash = crate::relate::text_hash(&parsed.text);
+    let similar_digest =
+        crate::relate::similar_digest(&topics, &crate::relate::similar_text(&name, &description, &analysis.digest));
     // The outline served analysis and the scanner, whose results the pages read; neither the
     // cache nor the catalog keeps it (about a quarter of a skill's size in both). The text is
     // kept apart from the rest (`cache::SkillText`).
@@ -856,6 +860,7 @@ fn read_skill(
         description,
         content_hash,
         text_hash,
+        similar_digest,
     };
     Ok((loaded, text))
 }

@@ -11,7 +11,9 @@ use std::hash::{Hash, Hasher};
 
 use rayon::prelude::*;
 
+use crate::analyze::digest::Digest;
 use crate::model::Skill;
+
 pub use similar::Match;
 pub use taxonomy::{Taxonomy, Topic, Topics};
 
@@ -43,67 +45,69 @@ pub struct SimilarMemo {
 pub fn relate(skills: &[Skill], earlier: Option<SimilarMemo>) -> Relations {
     let mut topics: Vec<Topics> = skills.par_iter().map(|s| s.topics.clone()).collect();
     one_name_per_id(&mut topics);
-    let inputs: Vec<similar::SimilarInput> = skills
-        .par_iter()
-        .zip(&topics)
-        .map(|(skill, topics)| similar::SimilarInput {
-            topics,
-            text: std::iter::once(Cow::Owned(skill.name.replace(['-', '_'], " ")))
-                .chain(std::iter::once(Cow::Borrowed(skill.description.as_str())))
-                .chain(skill.analysis.digest.sections.iter().map(|s| Cow::Borrowed(s.as_str())))
-                .chain(std::iter::once(Cow::Borrowed(skill.analysis.digest.title.as_str())))
-                .collect(),
-            content_hash: skill.text_hash,
-        })
-        .collect();
-    let key = similar_key(&inputs, SIMILAR_PER_SKILL);
+    let read: Vec<(crate::write::Hash, u64)> = skills.iter().map(|s| (s.similar_digest, s.text_hash)).collect();
+    let key = similar_key(&read, SIMILAR_PER_SKILL);
     let similar = match earlier {
         Some(memo) if memo.key == key && memo.similar.len() == skills.len() => memo.similar,
-        _ => similar::rank(&inputs, SIMILAR_PER_SKILL),
+        _ => {
+            let inputs: Vec<similar::SimilarInput> = skills
+                .par_iter()
+                .zip(&topics)
+                .map(|(skill, topics)| similar::SimilarInput {
+                    topics,
+                    text: similar_text(&skill.name, &skill.description, &skill.analysis.digest),
+                    content_hash: skill.text_hash,
+                })
+                .collect();
+            similar::rank(&inputs, SIMILAR_PER_SKILL)
+        }
     };
     Relations { topics, similar, similar_key: key }
 }
 
-/// Everything [`similar::rank`] reads, in order: each skill's topics and text, and which skills
-/// are copies of each other (the partition, not the hashes: an edit that leaves a skill unique
-/// leaves the ranking as it was).
-fn similar_key(inputs: &[similar::SimilarInput], k: usize) -> String {
+/// The text the ranking reads of a skill, as parts: its name as words, its description, its
+/// section headings and its title.
+pub fn similar_text<'a>(name: &str, description: &'a str, digest: &'a Digest) -> Vec<Cow<'a, str>> {
+    std::iter::once(Cow::Owned(name.replace(['-', '_'], " ")))
+        .chain(std::iter::once(Cow::Borrowed(description)))
+        .chain(digest.sections.iter().map(|s| Cow::Borrowed(s.as_str())))
+        .chain(std::iter::once(Cow::Borrowed(digest.title.as_str())))
+        .collect()
+}
+
+/// A hash of everything [`similar::rank`] reads of one skill: its tags, its product and
+/// category ids (as the taxonomy gave them; the ranking reads ids, never names) and
+/// [`similar_text`]. Made when the skill is read and kept with it, so that a build checks the
+/// ranking's key without walking every skill's text.
+pub fn similar_digest(topics: &Topics, text: &[Cow<str>]) -> crate::write::Hash {
+    let mut hasher = crate::cache::Fingerprint::blank();
+    hasher.text("t").number(topics.tags.len() as u64);
+    for tag in &topics.tags {
+        hasher.text(tag);
+    }
+    for (kind, list) in [("p", &topics.products), ("c", &topics.categories)] {
+        hasher.text(kind).number(list.len() as u64);
+        for topic in list {
+            hasher.text(&topic.id);
+        }
+    }
+    hasher.number(text.len() as u64);
+    for part in text {
+        hasher.text(part);
+    }
+    hasher.hash()
+}
+
+/// Everything [`similar::rank`] reads, in order: each skill's [`similar_digest`], and which
+/// skills are copies of each other (from their text hashes; the partition, not the hashes: an
+/// edit that leaves a skill unique leaves the ranking as it was).
+fn similar_key(skills: &[(crate::write::Hash, u64)], k: usize) -> String {
     // Each skill's copy class: the first skill with its content hash.
     let mut first_copy: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
-    let classes: Vec<usize> =
-        inputs.iter().enumerate().map(|(i, input)| *first_copy.entry(input.content_hash).or_insert(i)).collect();
-    // Hashed in chunks in parallel, then the chunks' hashes in order.
-    const CHUNK: usize = 1024;
-    let chunks: Vec<crate::write::Hash> = inputs
-        .par_chunks(CHUNK)
-        .zip(classes.par_chunks(CHUNK))
-        .map(|(inputs, classes)| {
-            let mut hasher = crate::cache::Fingerprint::blank();
-            for (input, class) in inputs.iter().zip(classes) {
-                let t = input.topics;
-                hasher.text("t").number(t.tags.len() as u64);
-                for tag in &t.tags {
-                    hasher.text(tag);
-                }
-                for (kind, list) in [("p", &t.products), ("c", &t.categories)] {
-                    hasher.text(kind).number(list.len() as u64);
-                    for topic in list {
-                        hasher.text(&topic.id);
-                    }
-                }
-                hasher.number(input.text.len() as u64);
-                for part in &input.text {
-                    hasher.text(part);
-                }
-                hasher.number(*class as u64);
-            }
-            hasher.hash()
-        })
-        .collect();
     let mut hasher = crate::cache::Fingerprint::blank();
-    hasher.number(inputs.len() as u64).number(k as u64);
-    for chunk in &chunks {
-        hasher.bytes(chunk);
+    hasher.number(skills.len() as u64).number(k as u64);
+    for (i, (digest, text_hash)) in skills.iter().enumerate() {
+        hasher.bytes(digest).number(*first_copy.entry(*text_hash).or_insert(i) as u64);
     }
     hasher.finish()
 }
@@ -145,12 +149,10 @@ mod tests {
     fn the_ranking_key_follows_what_the_ranking_reads() {
         let tagged = Topics { tags: vec!["pdf".into()], ..Default::default() };
         let plain = Topics::default();
-        let input = |topics, text: &str, content_hash| similar::SimilarInput {
-            topics,
-            text: vec![text.to_string().into()],
-            content_hash,
-        };
-        let key = |inputs: &[similar::SimilarInput]| similar_key(inputs, SIMILAR_PER_SKILL);
+        fn input(topics: &Topics, text: &str, text_hash: u64) -> (crate::write::Hash, u64) {
+            (similar_digest(topics, &[text.into()]), text_hash)
+        }
+        let key = |skills: &[(crate::write::Hash, u64)]| similar_key(skills, SIMILAR_PER_SKILL);
         let base = key(&[input(&tagged, "read pdf files", 1), input(&plain, "send mail", 2)]);
         assert_eq!(base, key(&[input(&tagged, "read pdf files", 1), input(&plain, "send mail", 2)]));
         // A body edit changes the content hash but leaves every skill unique: same key.
@@ -160,6 +162,10 @@ mod tests {
         assert_ne!(base, key(&[input(&tagged, "read pdf pages", 1), input(&plain, "send mail", 2)]));
         assert_ne!(base, key(&[input(&plain, "read pdf files", 1), input(&plain, "send mail", 2)]));
         assert_ne!(base, key(&[input(&plain, "send mail", 2), input(&tagged, "read pdf files", 1)]));
+        // The ranking reads topic ids, never names.
+        let named = |name| Topics { categories: vec![topic("documents", name)], ..Default::default() };
+        assert_eq!(input(&named("Documents"), "x", 1), input(&named("Docs"), "x", 1));
+        assert_ne!(input(&named("Documents"), "x", 1), input(&plain, "x", 1));
     }
 
     #[test]
