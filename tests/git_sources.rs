@@ -1,29 +1,13 @@
 //! Sources from git: real repositories built in temp folders with set commit dates, read as
 //! work trees and as git URLs, and the facts their pages show.
 
+mod support;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use catalog::ops::{BuildOptions, BuildReport, build};
-
-/// Runs git in `dir` with a fixed identity and commit date.
-fn git(dir: &Path, args: &[&str], date: &str) -> String {
-    let out = Command::new("git")
-        .current_dir(dir)
-        .args(args)
-        .env("GIT_AUTHOR_NAME", "Ada")
-        .env("GIT_AUTHOR_EMAIL", "ada@example.org")
-        .env("GIT_COMMITTER_NAME", "Ada")
-        .env("GIT_COMMITTER_EMAIL", "ada@example.org")
-        .env("GIT_AUTHOR_DATE", date)
-        .env("GIT_COMMITTER_DATE", date)
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("HOME", dir)
-        .output()
-        .expect("git runs");
-    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
-}
+use support::git;
 
 fn write(path: &Path, text: &str) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();

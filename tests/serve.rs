@@ -116,3 +116,29 @@ fn previews_a_lone_skill_folder() {
     assert_eq!(status, 200);
     assert!(body.contains("Does one thing well."));
 }
+
+#[test]
+fn a_commit_made_while_serving_shows_on_the_repository_page() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("skills-repo");
+    std::fs::create_dir_all(repo.join("skills/one")).unwrap();
+    std::fs::write(repo.join("skills/one/SKILL.md"), "---\nname: one\ndescription: Does one thing.\n---\n# One\n")
+        .unwrap();
+    let date = "2026-01-01T00:00:00Z";
+    support::git(&repo, &["init", "-q", "-b", "main"], date);
+    support::git(&repo, &["add", "-A"], date);
+    support::git(&repo, &["commit", "-q", "-m", "first"], date);
+    let short = |repo: &Path| support::git(repo, &["rev-parse", "--short=7", "HEAD"], date);
+    let first = short(&repo);
+
+    let (_server, url) = start(&repo);
+    assert!(url.ends_with("/local/skills-repo/"), "{url}");
+    let (status, page) = support::http_get(&url);
+    assert_eq!(status, 200);
+    assert!(page.contains(&first), "the repository page names its commit {first}");
+
+    // A commit changes no file of the work tree, only what HEAD points at.
+    support::git(&repo, &["commit", "-q", "--allow-empty", "-m", "second"], "2026-02-01T00:00:00Z");
+    let second = short(&repo);
+    wait_for("the new commit to show", || support::http_get(&url).1.contains(&second));
+}

@@ -229,10 +229,7 @@ fn watch(
     // Outputs and caches inside the catalog are not inputs.
     let generated: Vec<PathBuf> =
         ["public", ".catalog", "target"].iter().map(|d| plan.root.join(d)).chain([out_parent]).collect();
-    let ignored = move |path: &Path| {
-        generated.iter().any(|g| path.starts_with(g))
-            || path.components().any(|c| matches!(c.as_os_str().to_str(), Some(".git" | "node_modules")))
-    };
+    let ignored = move |path: &Path| generated.iter().any(|g| path.starts_with(g)) || !is_input(path);
     let (tx, rx) = channel::<notify::Result<notify::Event>>();
     // Only changes: opening and reading (which every build does to the whole tree) would flood
     // the kernel's event queue, and an overflowed queue means rereading everything.
@@ -245,6 +242,12 @@ fn watch(
         .with_context(|| format!("watching {}", plan.root.display()))?;
     for entry in std::fs::read_dir(&plan.root)?.flatten() {
         watch_input(&mut watcher, &entry.path(), &ignored);
+    }
+    // The catalog's own repository, whose commits date the skills in it: what moves its HEAD.
+    let git = plan.root.join(".git");
+    if git.is_dir() {
+        let _ = watcher.watch(&git, RecursiveMode::NonRecursive);
+        let _ = watcher.watch(&git.join("refs/heads"), RecursiveMode::Recursive);
     }
     for path in plan.watch.iter().filter(|p| **p != plan.root) {
         watcher.watch(path, RecursiveMode::Recursive).with_context(|| format!("watching {}", path.display()))?;
@@ -296,6 +299,20 @@ fn watch(
         }
     });
     Ok(())
+}
+
+/// Whether a change at `path` can change the site: not inside a dependency folder, nor inside a
+/// git repository's own files, except those that move its HEAD (a commit or a checkout changes
+/// the dates and commit the pages show, while the work tree may stay as it was).
+fn is_input(path: &Path) -> bool {
+    let parts: Vec<&str> = path.components().filter_map(|c| c.as_os_str().to_str()).collect();
+    if parts.contains(&"node_modules") {
+        return false;
+    }
+    match parts.iter().position(|part| *part == ".git") {
+        None => true,
+        Some(at) => matches!(parts[at + 1..], ["HEAD"] | ["packed-refs"] | ["refs", "heads", _, ..]),
+    }
 }
 
 /// Watches one entry of the catalog's folder, and everything under it.
@@ -465,6 +482,16 @@ fn open_browser(url: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_what_moves_a_repository_s_head_counts_among_its_git_files() {
+        for input in ["r/skills/a/SKILL.md", "r/.git/HEAD", "r/.git/packed-refs", "r/.git/refs/heads/main"] {
+            assert!(is_input(Path::new(input)), "{input}");
+        }
+        for other in ["r/.git/index", "r/.git/objects/ab/cdef", "r/.git/refs/remotes/origin/main", "r/node_modules/x"] {
+            assert!(!is_input(Path::new(other)), "{other}");
+        }
+    }
 
     #[test]
     fn base_paths() {
