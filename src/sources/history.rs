@@ -123,25 +123,9 @@ pub fn walk(repo: &gix::Repository, tip: ObjectId) -> Result<History, GitError> 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use std::process::Command;
 
-    /// Runs git in `dir` with fixed identities and the given commit date.
-    pub fn git(dir: &Path, args: &[&str], date: &str) {
-        let out = Command::new("git")
-            .current_dir(dir)
-            .args(args)
-            .env("GIT_AUTHOR_NAME", "Ada")
-            .env("GIT_AUTHOR_EMAIL", "ada@example.org")
-            .env("GIT_COMMITTER_NAME", "Ada")
-            .env("GIT_COMMITTER_EMAIL", "ada@example.org")
-            .env("GIT_AUTHOR_DATE", date)
-            .env("GIT_COMMITTER_DATE", date)
-            .env("GIT_CONFIG_NOSYSTEM", "1")
-            .env("HOME", dir)
-            .output()
-            .expect("git runs");
-        assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
-    }
+    // The tests' git helper: `git(dir, args, date)`.
+    include!("../../tests/support/git.rs");
 
     pub fn commit_all(dir: &Path, message: &str, date: &str) {
         git(dir, &["add", "-A"], date);
