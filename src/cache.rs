@@ -165,9 +165,14 @@ fn record_path(out: &Path) -> PathBuf {
 
 pub fn load(out: &Path) -> Option<BuildRecord> {
     let text = std::fs::read_to_string(record_path(out)).ok()?;
-    // The same folder however it is spelled (`public`, `./public`, through a link).
-    let canonical = |path: &Path| path.canonicalize().unwrap_or_else(|_| path.to_path_buf());
     serde_json::from_str::<BuildRecord>(&text).ok().filter(|record| canonical(&record.out) == canonical(out))
+}
+
+/// A path as the file system resolves it (`..` and links followed), so that one folder however
+/// it is spelled (`public`, `./public`, through a link) has one name in keys and records; as
+/// given when it does not exist.
+pub fn canonical(path: &Path) -> PathBuf {
+    path.canonicalize().unwrap_or_else(|_| path.to_path_buf())
 }
 
 /// Saves the record; a cache that cannot be written only costs the next build time.

@@ -19,8 +19,8 @@ pub enum Error {
 }
 
 impl Error {
-    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
-        Error::Io { path: path.into(), error: source }
+    pub fn io(path: impl Into<PathBuf>, error: std::io::Error) -> Self {
+        Error::Io { path: path.into(), error }
     }
 }
 

@@ -7,17 +7,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use catalog::ops::{BuildOptions, BuildReport, build};
-use support::git;
+use support::{commit_all, git};
 
 fn write(path: &Path, text: &str) {
     std::fs::create_dir_all(path.parent().unwrap()).unwrap();
     std::fs::write(path, text).unwrap();
-}
-
-fn commit_all(dir: &Path, message: &str, date: &str) -> String {
-    git(dir, &["add", "-A"], date);
-    git(dir, &["commit", "-q", "-m", message], date);
-    git(dir, &["rev-parse", "HEAD"], date)
 }
 
 fn init(dir: &Path) {

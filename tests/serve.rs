@@ -126,8 +126,7 @@ fn a_commit_made_while_serving_shows_on_the_repository_page() {
         .unwrap();
     let date = "2026-01-01T00:00:00Z";
     support::git(&repo, &["init", "-q", "-b", "main"], date);
-    support::git(&repo, &["add", "-A"], date);
-    support::git(&repo, &["commit", "-q", "-m", "first"], date);
+    support::commit_all(&repo, "first", date);
     let short = |repo: &Path| support::git(repo, &["rev-parse", "--short=7", "HEAD"], date);
     let first = short(&repo);
 

@@ -191,7 +191,7 @@ fn build_in(
 /// and a link to the folder share one cache (`serve` and `build` among them), since the paths
 /// of the skill folders found below it are part of their keys.
 fn catalog_root(root: &Path) -> PathBuf {
-    root.canonicalize().unwrap_or_else(|_| root.to_path_buf())
+    cache::canonical(root)
 }
 
 /// Everything a build reads, as sizes and modification times (see [`cache::Fingerprint`]).

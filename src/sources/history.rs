@@ -121,16 +121,11 @@ pub fn walk(repo: &gix::Repository, tip: ObjectId) -> Result<History, GitError> 
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
 
-    // The tests' git helper: `git(dir, args, date)`.
+    // The tests' git helpers: `git(dir, args, date)`, `commit_all(dir, message, date)`.
     include!("../../tests/support/git.rs");
-
-    pub fn commit_all(dir: &Path, message: &str, date: &str) {
-        git(dir, &["add", "-A"], date);
-        git(dir, &["commit", "-q", "-m", message], date);
-    }
 
     #[test]
     fn dates_come_from_the_commits_that_added_and_changed_each_path() {

@@ -1,4 +1,5 @@
-// Included by tests/support/mod.rs and by the unit tests of src/sources/history.rs.
+// Included by tests/support/mod.rs and by the unit tests of src/sources/history.rs: the one
+// git helper of the tests.
 
 /// Runs git in `dir` with a fixed identity and commit date.
 pub fn git(dir: &std::path::Path, args: &[&str], date: &str) -> String {
@@ -17,4 +18,11 @@ pub fn git(dir: &std::path::Path, args: &[&str], date: &str) -> String {
         .expect("git runs");
     assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8_lossy(&out.stdout).trim().to_string()
+}
+
+/// Commits every change in `dir` at `date`; returns the new HEAD.
+pub fn commit_all(dir: &std::path::Path, message: &str, date: &str) -> String {
+    git(dir, &["add", "-A"], date);
+    git(dir, &["commit", "-q", "-m", message], date);
+    git(dir, &["rev-parse", "HEAD"], date)
 }

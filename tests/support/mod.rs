@@ -269,5 +269,5 @@ pub fn site_files(site: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
         .collect()
 }
 
-// The one git helper of the tests, shared with the library's own unit tests.
+// The tests' git helpers, shared with the library's own unit tests.
 include!("git.rs");
