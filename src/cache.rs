@@ -457,6 +457,37 @@ pub fn save_similar(root: &Path, memo: crate::relate::SimilarMemo) {
     }
 }
 
+/// The folder listings of a source's last walk (`discover::Listings`), beside its skill pack:
+/// named by the repository, and holding the folder it was walked from.
+#[derive(Serialize, Deserialize)]
+struct ListingsFile {
+    binary: Hash,
+    source: PathBuf,
+    listings: crate::discover::Listings,
+}
+
+fn listings_path(root: &Path, repo: &str) -> PathBuf {
+    root.join(".catalog").join("cache").join("folders").join(format!("{repo}.msgpack"))
+}
+
+/// The listings saved for `repo` walked from `source`; none when there are none, or they were
+/// written by another binary or for another folder.
+pub fn load_listings(root: &Path, repo: &str, source: &Path) -> crate::discover::Listings {
+    std::fs::read(listings_path(root, repo))
+        .ok()
+        .and_then(|bytes| rmp_serde::from_slice::<ListingsFile>(&bytes).ok())
+        .filter(|file| file.binary == binary_identity() && file.source == source)
+        .map(|file| file.listings)
+        .unwrap_or_default()
+}
+
+pub fn save_listings(root: &Path, repo: &str, source: &Path, listings: crate::discover::Listings) {
+    let file = ListingsFile { binary: binary_identity(), source: source.to_path_buf(), listings };
+    if let Ok(bytes) = rmp_serde::to_vec(&file) {
+        write_whole(&listings_path(root, repo), &bytes);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,8 +9,6 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use walkdir::WalkDir;
-
 use crate::diag::Diagnostic;
 
 /// Folders that never hold skills and can be huge.
@@ -124,75 +122,111 @@ pub struct DiscoveredSource {
     pub license_file: Option<(String, PathBuf)>,
 }
 
+/// What a folder held when it was last listed, by folder (relative to the source root, `/`-
+/// separated, empty for the root). A name added to a folder, removed or renamed changes the
+/// folder's modification and status-change times, so while those and its inode are as they were
+/// the folder holds the same names, and need not be opened and read again: at 60,000 skills that
+/// is most of a walk's time (about 84,000 folders). Its files are still looked at one by one,
+/// since writing a file leaves its folder's times alone. Only listings that had settled when they
+/// were read are kept (see [`Walk::settled_before`]), and none with a name that could not be read.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Listings {
+    folders: std::collections::HashMap<String, Listing>,
+}
+
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+struct Listing {
+    /// Inode, modification and status-change times (nanoseconds).
+    stamp: (u64, u64, u64),
+    /// Sorted by name.
+    entries: Vec<(String, EntryKind)>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+enum EntryKind {
+    Folder,
+    /// Anything else: a file, a link, a pipe. Its own status says which when it is looked at.
+    Other,
+}
+
+/// How to walk a source: with the listings of the last walk, and the time before which a change
+/// counts as settled.
+pub struct Walk {
+    pub earlier: Listings,
+    /// Nanoseconds since 1970: a folder last changed before this is listed for the next walk. A
+    /// change within the file system's clock tick after a folder is read may leave its times as
+    /// they were, so a folder changed lately is read again next time.
+    pub settled_before: u64,
+}
+
+impl Walk {
+    /// A walk with no earlier listings that keeps none.
+    pub fn fresh() -> Walk {
+        Walk { earlier: Listings::default(), settled_before: 0 }
+    }
+}
+
+/// A source as walked: what was found, and the listings for the next walk.
+pub struct Walked {
+    pub source: DiscoveredSource,
+    pub diagnostics: Vec<Diagnostic>,
+    pub listings: Listings,
+    /// Folders opened and read (the rest were taken from the earlier listings).
+    pub folders_read: usize,
+    /// Whether `listings` differ from the earlier ones.
+    pub listings_changed: bool,
+}
+
 /// Walks one source folder.
 pub fn discover_source(repo: RepoId, root: &Path) -> (DiscoveredSource, Vec<Diagnostic>) {
-    let mut diagnostics = Vec::new();
-    // Folder (relative) -> its files, for every folder seen; skill folders are picked after.
-    let mut files_by_dir: BTreeMap<String, Vec<SkillFile>> = BTreeMap::new();
-    let mut skill_dirs: BTreeMap<String, String> = BTreeMap::new();
+    let walked = walk_source(repo, root, Walk::fresh());
+    (walked.source, walked.diagnostics)
+}
 
-    let walker = WalkDir::new(root).follow_links(false).sort_by_file_name().into_iter().filter_entry(|entry| {
-        entry.depth() == 0
-            || !(entry.file_type().is_dir() && SKIPPED_DIRS.contains(&entry.file_name().to_string_lossy().as_ref()))
-    });
-    for entry in walker {
-        let entry = match entry {
-            Ok(entry) => entry,
-            Err(err) => {
-                let path = err.path().unwrap_or(root).to_path_buf();
-                diagnostics.push(Diagnostic::warning(path, None, format!("cannot be read: {err}")));
-                continue;
+/// Walks one source folder, taking unchanged folders' names from `walk.earlier`.
+pub fn walk_source(repo: RepoId, root: &Path, walk: Walk) -> Walked {
+    let Walk { mut earlier, settled_before } = walk;
+    let mut listings = Listings::default();
+    let mut folders_read = 0;
+    let mut found = Found { root, files_by_dir: BTreeMap::new(), skill_dirs: BTreeMap::new(), diagnostics: Vec::new() };
+    // Depth first, each folder's names in order; a folder's files are all listed before the
+    // folders below it are entered, which changes nothing: files are grouped by folder.
+    let mut folders = vec![(root.to_path_buf(), String::new())];
+    while let Some((dir_path, dir)) = folders.pop() {
+        // The root may be a link (as the user named it); nothing below it is followed.
+        let stat = if dir.is_empty() { std::fs::metadata(&dir_path) } else { std::fs::symlink_metadata(&dir_path) };
+        let stamp = stat.ok().map(|meta| {
+            let (inode, changed) = status(&meta);
+            (inode, modified_nanos(&meta), changed)
+        });
+        let (listing, keep) = match earlier.folders.remove(&dir).filter(|listing| Some(listing.stamp) == stamp) {
+            Some(listing) => (listing, true),
+            None => {
+                folders_read += 1;
+                let Some((entries, complete)) = read_folder(&dir_path, &mut found.diagnostics) else { continue };
+                let settled = stamp.is_some_and(|(_, modified, changed)| modified.max(changed) < settled_before);
+                (Listing { stamp: stamp.unwrap_or_default(), entries }, complete && settled)
             }
         };
-        if entry.file_type().is_dir() {
-            continue;
-        }
-        let Ok(rel) = entry.path().strip_prefix(root) else {
-            continue;
-        };
-        let Some(rel) = posix_path(rel) else {
-            diagnostics.push(Diagnostic::warning(entry.path(), None, "file name is not valid UTF-8; skipped"));
-            continue;
-        };
-        // A named pipe or device blocks or never ends when read: only files and links are listed.
-        if !entry.file_type().is_file() && !entry.path_is_symlink() {
-            let is_skill_file = SKILL_FILE_NAMES.iter().any(|name| rel.rsplit('/').next() == Some(*name));
-            let message = "is not a regular file (a pipe, socket or device); skipped";
-            diagnostics.push(if is_skill_file {
-                Diagnostic::error(entry.path(), None, format!("{message}, and the skill with it"))
-            } else {
-                Diagnostic::warning(entry.path(), None, message)
-            });
-            continue;
-        }
-        let (dir, name) = match rel.rsplit_once('/') {
-            Some((dir, name)) => (dir.to_string(), name.to_string()),
-            None => (String::new(), rel.clone()),
-        };
-        let is_symlink = entry.path_is_symlink();
-        let meta = entry.metadata().ok();
-        let size = if is_symlink { 0 } else { meta.as_ref().map_or(0, |m| m.len()) };
-        let modified = meta.as_ref().map_or(0, modified_nanos);
-        let (inode, changed) = meta.as_ref().map_or((0, 0), status);
-        if SKILL_FILE_NAMES.contains(&name.as_str()) {
-            let usable = !is_symlink || symlink_stays_inside(entry.path(), root);
-            if !usable {
-                diagnostics.push(Diagnostic::error(
-                    entry.path(),
-                    None,
-                    "is a symbolic link to a file outside the source folder; the skill is left out",
-                ));
-            } else {
-                // SKILL.md wins over skill.md when a folder has both.
-                let preferred = skill_dirs.get(&dir).is_none_or(|existing| existing != SKILL_FILE_NAMES[0]);
-                if preferred {
-                    skill_dirs.insert(dir.clone(), name.clone());
+        let below = folders.len();
+        for (name, kind) in &listing.entries {
+            match kind {
+                EntryKind::Folder if SKIPPED_DIRS.contains(&name.as_str()) => {}
+                EntryKind::Folder => {
+                    let rel = if dir.is_empty() { name.clone() } else { format!("{dir}/{name}") };
+                    folders.push((dir_path.join(name), rel));
                 }
+                EntryKind::Other => found.file(&dir_path, &dir, name),
             }
         }
-        files_by_dir.entry(dir).or_default().push(SkillFile { path: name, size, is_symlink, modified, inode, changed });
+        // The stack pops the last folder pushed first: reversed, they are walked in name order.
+        folders[below..].reverse();
+        if keep {
+            listings.folders.insert(dir, listing);
+        }
     }
-
+    let listings_changed = folders_read > 0 || !earlier.folders.is_empty();
+    let Found { diagnostics, files_by_dir, skill_dirs, .. } = found;
     // Every file goes to its nearest skill folder above it.
     let mut skills: BTreeMap<String, SkillDir> = skill_dirs
         .iter()
@@ -227,7 +261,101 @@ pub fn discover_source(repo: RepoId, root: &Path) -> (DiscoveredSource, Vec<Diag
         .find(|(_, p)| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_file()));
     let source =
         DiscoveredSource { repo, root: root.to_path_buf(), skills: skills.into_values().collect(), license_file };
-    (source, diagnostics)
+    Walked { source, diagnostics, listings, folders_read, listings_changed }
+}
+
+/// A folder's names, sorted, and whether every name could be read; none when the folder cannot
+/// be opened.
+fn read_folder(path: &Path, diagnostics: &mut Vec<Diagnostic>) -> Option<(Vec<(String, EntryKind)>, bool)> {
+    let read = match std::fs::read_dir(path) {
+        Ok(read) => read,
+        Err(err) => {
+            diagnostics.push(Diagnostic::warning(path, None, format!("cannot be read: {err}")));
+            return None;
+        }
+    };
+    let mut entries = Vec::new();
+    let mut complete = true;
+    for entry in read {
+        let entry = match entry.and_then(|entry| Ok((entry.file_type()?, entry))) {
+            Ok(entry) => entry,
+            Err(err) => {
+                diagnostics.push(Diagnostic::warning(path, None, format!("cannot be read: {err}")));
+                complete = false;
+                continue;
+            }
+        };
+        let (file_type, entry) = entry;
+        let Ok(name) = entry.file_name().into_string() else {
+            diagnostics.push(Diagnostic::warning(entry.path(), None, "name is not valid UTF-8; skipped"));
+            complete = false;
+            continue;
+        };
+        entries.push((name, if file_type.is_dir() { EntryKind::Folder } else { EntryKind::Other }));
+    }
+    entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    Some((entries, complete))
+}
+
+/// What a walk has found so far.
+struct Found<'a> {
+    root: &'a Path,
+    /// Folder (relative) -> its files, for every folder seen; skill folders are picked after.
+    files_by_dir: BTreeMap<String, Vec<SkillFile>>,
+    /// Folder (relative) -> its skill file's name.
+    skill_dirs: BTreeMap<String, String>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl Found<'_> {
+    /// Looks at one name of folder `dir` that is not a folder.
+    fn file(&mut self, dir_path: &Path, dir: &str, name: &str) {
+        let path = dir_path.join(name);
+        let meta = match std::fs::symlink_metadata(&path) {
+            Ok(meta) => meta,
+            Err(err) => {
+                self.diagnostics.push(Diagnostic::warning(&path, None, format!("cannot be read: {err}")));
+                return;
+            }
+        };
+        let file_type = meta.file_type();
+        let is_symlink = file_type.is_symlink();
+        let is_skill_file = SKILL_FILE_NAMES.contains(&name);
+        // A named pipe or device blocks or never ends when read: only files and links are listed.
+        if !is_symlink && !file_type.is_file() {
+            // A folder where a file was a moment ago is walked next time.
+            if !file_type.is_dir() {
+                let message = "is not a regular file (a pipe, socket or device); skipped";
+                self.diagnostics.push(if is_skill_file {
+                    Diagnostic::error(&path, None, format!("{message}, and the skill with it"))
+                } else {
+                    Diagnostic::warning(&path, None, message)
+                });
+            }
+            return;
+        }
+        if is_skill_file {
+            if is_symlink && !symlink_stays_inside(&path, self.root) {
+                self.diagnostics.push(Diagnostic::error(
+                    &path,
+                    None,
+                    "is a symbolic link to a file outside the source folder; the skill is left out",
+                ));
+            } else if self.skill_dirs.get(dir).is_none_or(|existing| existing != SKILL_FILE_NAMES[0]) {
+                // SKILL.md wins over skill.md when a folder has both.
+                self.skill_dirs.insert(dir.to_string(), name.to_string());
+            }
+        }
+        let (inode, changed) = status(&meta);
+        self.files_by_dir.entry(dir.to_string()).or_default().push(SkillFile {
+            path: name.to_string(),
+            size: if is_symlink { 0 } else { meta.len() },
+            is_symlink,
+            modified: modified_nanos(&meta),
+            inode,
+            changed,
+        });
+    }
 }
 
 /// The licence file in a skill folder, if it has one of its own.
@@ -246,11 +374,6 @@ fn nearest_skill_dir(dir: &str, skill_dirs: &BTreeMap<String, String>) -> Option
         }
         current = current.rsplit_once('/').map(|(parent, _)| parent).unwrap_or("");
     }
-}
-
-fn posix_path(path: &Path) -> Option<String> {
-    let parts: Option<Vec<&str>> = path.components().map(|c| c.as_os_str().to_str()).collect();
-    Some(parts?.join("/"))
 }
 
 fn symlink_stays_inside(link: &Path, root: &Path) -> bool {
@@ -357,6 +480,77 @@ mod tests {
         assert_eq!(files, ["SKILL.md"]);
         assert_eq!(diags.len(), 2, "{diags:?}");
         assert!(diags.iter().any(|d| d.level == crate::diag::Level::Error && d.file.ends_with("b/SKILL.md")));
+    }
+
+    fn now_nanos() -> u64 {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_nanos() as u64
+    }
+
+    /// A walk's skill folders and their files, to compare walks by.
+    fn shape(walked: &Walked) -> Vec<(String, Vec<(String, u64)>)> {
+        let files = |s: &SkillDir| s.files.iter().map(|f| (f.path.clone(), f.size)).collect();
+        walked.source.skills.iter().map(|s| (s.rel_dir.clone(), files(s))).collect()
+    }
+
+    /// A source whose folders last changed a clock tick or more before `settled_before`, so that
+    /// any later change moves their times.
+    fn settled_source() -> (tempfile::TempDir, u64) {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path();
+        fs::create_dir_all(root.join("skills/a/scripts")).unwrap();
+        fs::create_dir_all(root.join("skills/b")).unwrap();
+        fs::write(root.join("skills/a/SKILL.md"), "---\nname: a\n---\n").unwrap();
+        fs::write(root.join("skills/a/scripts/run.sh"), "echo").unwrap();
+        fs::write(root.join("skills/b/SKILL.md"), "---\nname: b\n---\n").unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        (tmp, now_nanos())
+    }
+
+    #[test]
+    fn an_unchanged_folder_is_not_read_again_but_its_files_are_looked_at() {
+        let (tmp, settled_before) = settled_source();
+        let root = tmp.path();
+        let first = walk_source(repo(), root, Walk { earlier: Listings::default(), settled_before });
+        assert_eq!(first.folders_read, 5, "the root, skills, a, a/scripts, b");
+        assert!(first.listings_changed);
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        fs::write(root.join("skills/b/SKILL.md"), "---\nname: b\ndescription: longer now\n---\n").unwrap();
+
+        let again = walk_source(repo(), root, Walk { earlier: first.listings.clone(), settled_before });
+        assert_eq!(again.folders_read, 0);
+        assert!(!again.listings_changed);
+        assert_eq!(again.listings, first.listings);
+        assert_eq!(shape(&again), shape(&walk_source(repo(), root, Walk::fresh())));
+        assert_ne!(shape(&again), shape(&first), "the edited SKILL.md's new size is seen");
+    }
+
+    #[test]
+    fn names_added_removed_or_renamed_are_found_in_a_listed_folder() {
+        let (tmp, settled_before) = settled_source();
+        let root = tmp.path();
+        let first = walk_source(repo(), root, Walk { earlier: Listings::default(), settled_before });
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        fs::write(root.join("skills/a/notes.md"), "notes").unwrap();
+        fs::rename(root.join("skills/a/scripts/run.sh"), root.join("skills/a/scripts/go.sh")).unwrap();
+        fs::remove_file(root.join("skills/b/SKILL.md")).unwrap();
+        fs::create_dir_all(root.join("skills/c")).unwrap();
+        fs::write(root.join("skills/c/SKILL.md"), "---\nname: c\n---\n").unwrap();
+
+        let again = walk_source(repo(), root, Walk { earlier: first.listings, settled_before });
+        let fresh = walk_source(repo(), root, Walk::fresh());
+        assert_eq!(shape(&again), shape(&fresh));
+        let dirs: Vec<&str> = again.source.skills.iter().map(|s| s.rel_dir.as_str()).collect();
+        assert_eq!(dirs, ["skills/a", "skills/c"]);
+        assert_eq!(again.folders_read, 5, "skills, a, a/scripts, b and the new c; not the root");
+        assert!(again.listings_changed);
+    }
+
+    #[test]
+    fn a_folder_changed_lately_is_listed_for_no_later_walk() {
+        let (tmp, _) = settled_source();
+        let walked = walk_source(repo(), tmp.path(), Walk { earlier: Listings::default(), settled_before: 0 });
+        assert_eq!(walked.listings, Listings::default());
+        assert_eq!(walked.source.skills.len(), 2);
     }
 
     #[test]

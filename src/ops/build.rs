@@ -265,8 +265,14 @@ fn discover_catalog(root: &Path, config: &Config, mode: sources::Mode, session: 
         .map(|(source, kept)| match kept.take() {
             Some(KeptRepo { source, part, .. }) => (source, Vec::new(), Some(part)),
             None => {
-                let (found, diags) = discover::discover_source(source.repo.clone(), &source.dir);
-                (found, diags, None)
+                let repo = source.repo.full();
+                let earlier = cache::load_listings(root, &repo, &source.dir);
+                let walk = discover::Walk { earlier, settled_before: settled_before() };
+                let walked = discover::walk_source(source.repo.clone(), &source.dir, walk);
+                if walked.listings_changed {
+                    cache::save_listings(root, &repo, &source.dir, walked.listings);
+                }
+                (walked.source, walked.diagnostics, None)
             }
         })
         .collect();
@@ -615,10 +621,7 @@ fn load_repo(
     );
     let context = skill_context(source, repo_license_text.as_ref(), reading);
     let mut pack = cache::SkillPack::<Loaded>::load(root, &source.repo.full());
-    let settled_before = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64)
-        .saturating_sub(SETTLE_NANOS);
+    let settled_before = settled_before();
     // Per folder: its key, from its stat signature when that is unchanged, else from its bytes
     // (which are kept for reading it, if it must be read); and the signature to keep, when its
     // files have settled.
@@ -745,6 +748,14 @@ fn skill_context(
 /// How long a file must have been left alone before its stat signature stands for its bytes:
 /// longer than any file system's clock tick, so that a write just after a read changes the time.
 const SETTLE_NANOS: u64 = 2_000_000_000;
+
+/// The time (nanoseconds since 1970) before which a file or folder counts as settled.
+fn settled_before() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+        .saturating_sub(SETTLE_NANOS)
+}
 
 /// A skill folder's stat signature: its context, and every file's path, size, modification
 /// and status-change times and inode. Unchanged, it stands for the folder's cache key.
