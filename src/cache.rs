@@ -433,8 +433,9 @@ fn read_header(file: &mut std::fs::File) -> std::io::Result<(Hash, u64)> {
     Ok((id, len))
 }
 
-/// The similar-skill ranking of the last build of a catalog (`.catalog/cache/similar.json`),
-/// valid only for the binary that computed it.
+/// The similar-skill ranking of the last build of a catalog (`.catalog/cache/similar.msgpack`),
+/// valid only for the binary that computed it. MessagePack rather than JSON: at 60,000 skills
+/// the JSON was 16 MB and took 40 ms to read.
 #[derive(Serialize, Deserialize)]
 struct SimilarFile {
     binary: String,
@@ -442,18 +443,18 @@ struct SimilarFile {
 }
 
 fn similar_path(root: &Path) -> PathBuf {
-    root.join(".catalog").join("cache").join("similar.json")
+    root.join(".catalog").join("cache").join("similar.msgpack")
 }
 
 pub fn load_similar(root: &Path) -> Option<crate::relate::SimilarMemo> {
-    let file: SimilarFile = serde_json::from_slice(&std::fs::read(similar_path(root)).ok()?).ok()?;
+    let file: SimilarFile = rmp_serde::from_slice(&std::fs::read(similar_path(root)).ok()?).ok()?;
     (file.binary == crate::write::hex(&binary_identity())).then_some(file.memo)
 }
 
 pub fn save_similar(root: &Path, memo: crate::relate::SimilarMemo) {
     let file = SimilarFile { binary: crate::write::hex(&binary_identity()), memo };
-    if let Ok(json) = serde_json::to_vec(&file) {
-        write_whole(&similar_path(root), &json);
+    if let Ok(bytes) = rmp_serde::to_vec(&file) {
+        write_whole(&similar_path(root), &bytes);
     }
 }
 
