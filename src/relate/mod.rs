@@ -116,14 +116,36 @@ fn similar_key(skills: &[(crate::write::Hash, u64)], k: usize) -> String {
 /// `testing` by another) are one topic, named as the first skill in catalog order names it:
 /// two names would be two pages written to one path, the second over the first.
 fn one_name_per_id(topics: &mut [Topics]) {
-    let mut names: [std::collections::HashMap<String, String>; 2] = Default::default();
-    for skill in topics.iter_mut() {
-        for (list, names) in [&mut skill.categories, &mut skill.products].into_iter().zip(names.iter_mut()) {
-            for topic in list.iter_mut() {
-                topic.name.clone_from(names.entry(topic.id.clone()).or_insert_with(|| topic.name.clone()));
+    // The first name of each id, then only the topics named otherwise (or repeated in one
+    // skill's list) are changed: a pass that cloned every id took 30 ms at 60,000 skills.
+    let mut renamed: Vec<(usize, usize, usize, String)> = Vec::new();
+    let mut repeated = false;
+    for kind in 0..2 {
+        fn list(skill: &Topics, kind: usize) -> &[Topic] {
+            if kind == 0 { &skill.categories } else { &skill.products }
+        }
+        let mut first: std::collections::HashMap<&str, &str> = std::collections::HashMap::new();
+        for (index, skill) in topics.iter().enumerate() {
+            for (at, topic) in list(skill, kind).iter().enumerate() {
+                let name = *first.entry(topic.id.as_str()).or_insert(topic.name.as_str());
+                if name != topic.name {
+                    renamed.push((index, kind, at, name.to_string()));
+                }
+                repeated |= list(skill, kind)[..at].iter().any(|earlier| earlier.id == topic.id);
             }
-            let mut seen = std::collections::HashSet::new();
-            list.retain(|topic| seen.insert(topic.id.clone()));
+        }
+    }
+    for (index, kind, at, name) in renamed {
+        let skill = &mut topics[index];
+        let list = if kind == 0 { &mut skill.categories } else { &mut skill.products };
+        list[at].name = name;
+    }
+    if repeated {
+        for skill in topics.iter_mut() {
+            for list in [&mut skill.categories, &mut skill.products] {
+                let mut seen = std::collections::HashSet::new();
+                list.retain(|topic| seen.insert(topic.id.clone()));
+            }
         }
     }
 }

@@ -44,17 +44,28 @@ pub struct TopicIndex {
 
 impl TopicIndex {
     pub fn new(catalog: &Catalog) -> TopicIndex {
-        let mut index = TopicIndex::default();
+        // Gathered by borrowed name first: a topic is cloned, and a tag made a slug, once per
+        // distinct topic rather than once per skill (30 ms at 60,000 skills before).
+        let mut categories: std::collections::HashMap<&Topic, Vec<usize>> = Default::default();
+        let mut products: std::collections::HashMap<&Topic, Vec<usize>> = Default::default();
+        let mut tags: std::collections::HashMap<&str, Vec<usize>> = Default::default();
         for (i, topics) in catalog.relations.topics.iter().enumerate() {
             for c in &topics.categories {
-                index.categories.entry(c.clone()).or_default().push(i);
+                categories.entry(c).or_default().push(i);
             }
             for p in &topics.products {
-                index.products.entry(p.clone()).or_default().push(i);
+                products.entry(p).or_default().push(i);
             }
             for t in &topics.tags {
-                index.tags.entry(tag_topic(t)).or_default().push(i);
+                tags.entry(t).or_default().push(i);
             }
+        }
+        let owned = |map: std::collections::HashMap<&Topic, Vec<usize>>| -> BTreeMap<Topic, Vec<usize>> {
+            map.into_iter().map(|(topic, skills)| (topic.clone(), skills)).collect()
+        };
+        let mut index = TopicIndex { categories: owned(categories), products: owned(products), tags: BTreeMap::new() };
+        for (tag, skills) in tags {
+            index.tags.insert(tag_topic(tag), skills);
         }
         index.tags.retain(|_, skills| skills.len() >= MIN_SKILLS_PER_TAG_PAGE);
         index
