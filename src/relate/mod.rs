@@ -70,7 +70,7 @@ pub fn relate(skills: &[Skill], earlier: Option<SimilarMemo>) -> Relations {
 pub fn similar_text<'a>(name: &str, description: &'a str, digest: &'a Digest) -> Vec<Cow<'a, str>> {
     std::iter::once(Cow::Owned(name.replace(['-', '_'], " ")))
         .chain(std::iter::once(Cow::Borrowed(description)))
-        .chain(digest.sections.iter().map(|s| Cow::Borrowed(s.as_str())))
+        .chain(digest.body().sections.iter().map(|s| Cow::Borrowed(s.as_str())))
         .chain(std::iter::once(Cow::Borrowed(digest.title.as_str())))
         .collect()
 }

@@ -110,8 +110,8 @@ impl Taxonomy {
             &self.keywords.0,
             [fm.name.as_deref().unwrap_or(""), &name.replace(['-', '_'], " "), description]
                 .into_iter()
-                .chain(analysis.digest.sections.iter().map(String::as_str))
-                .chain(analysis.digest.steps.iter().map(String::as_str))
+                .chain(analysis.digest.body().sections.iter().map(String::as_str))
+                .chain(analysis.digest.body().steps.iter().map(String::as_str))
                 .chain(tags.iter().map(String::as_str)),
         );
 

@@ -92,14 +92,14 @@ pub fn skill_ctx(
     }
 
     let mut glance = Vec::new();
-    if !digest.steps.is_empty() {
-        glance.push(format!("Works in {} steps: {}", digest.steps.len(), digest.steps.join(" → ")));
+    if !digest.body().steps.is_empty() {
+        glance.push(format!("Works in {} steps: {}", digest.body().steps.len(), digest.body().steps.join(" → ")));
     }
-    if let Some(first) = digest.when_to_use.first() {
+    if let Some(first) = digest.body().when_to_use.first() {
         glance.push(first.clone());
     }
-    if !digest.sections.is_empty() {
-        glance.push(format!("SKILL.md covers {}", list_with_more(&digest.sections, 4, "section")));
+    if !digest.body().sections.is_empty() {
+        glance.push(format!("SKILL.md covers {}", list_with_more(&digest.body().sections, 4, "section")));
     }
     if !caps.commands.is_empty() {
         glance.push(format!("Calls {}", list_with_more(&caps.commands, 5, "command")));
@@ -111,7 +111,7 @@ pub fn skill_ctx(
     }
     // Paragraphs of SKILL.md are the author's text: quoted only where the licence allows it.
     if license.redistributable {
-        intro.extend(digest.intro.iter().filter(|p| **p != skill.description).cloned());
+        intro.extend(digest.body().intro.iter().filter(|p| **p != skill.description).cloned());
     }
 
     let read_at = match repo.facts.short_commit() {
@@ -187,11 +187,11 @@ pub fn skill_ctx(
         facts,
         glance,
         intro,
-        when_to_use: digest.when_to_use.clone(),
-        example_prompts: digest.example_prompts.clone(),
-        requirements: digest.requirements.clone(),
-        steps: digest.steps.clone(),
-        steps_source: digest.steps_source.map(|s| s.label()).unwrap_or("").to_string(),
+        when_to_use: digest.body().when_to_use.clone(),
+        example_prompts: digest.body().example_prompts.clone(),
+        requirements: digest.body().requirements.clone(),
+        steps: digest.body().steps.clone(),
+        steps_source: digest.body().steps_source.map(|s| s.label()).unwrap_or("").to_string(),
         read_at: read_at.clone(),
         capabilities: Capabilities {
             allowed_tools: caps.allowed_tools.clone(),
@@ -516,10 +516,10 @@ fn faq(skill: &Skill, repo: &Repo, input: FaqInput) -> Vec<Qa> {
     if !intro.is_empty() {
         faq.push(Qa { question: format!("What does {title} do?"), answer: intro.join(" ") });
     }
-    if !a.digest.when_to_use.is_empty() {
+    if !a.digest.body().when_to_use.is_empty() {
         faq.push(Qa {
             question: format!("When should I use {title}?"),
-            answer: format!("{title} fits situations like: {}.", a.digest.when_to_use.join("; ")),
+            answer: format!("{title} fits situations like: {}.", a.digest.body().when_to_use.join("; ")),
         });
     }
     let folder = skill.folder_name(repo);
@@ -551,7 +551,7 @@ fn faq(skill: &Skill, repo: &Repo, input: FaqInput) -> Vec<Qa> {
         });
     }
     let caps = &a.capabilities;
-    if !caps.commands.is_empty() || !a.digest.requirements.is_empty() {
+    if !caps.commands.is_empty() || !a.digest.body().requirements.is_empty() {
         let mut answer = String::new();
         if !caps.commands.is_empty() {
             answer.push_str(&format!(
@@ -559,8 +559,8 @@ fn faq(skill: &Skill, repo: &Repo, input: FaqInput) -> Vec<Qa> {
                 caps.commands.join(", ")
             ));
         }
-        if !a.digest.requirements.is_empty() {
-            answer.push_str(&format!(" Its requirements section lists: {}.", a.digest.requirements.join("; ")));
+        if !a.digest.body().requirements.is_empty() {
+            answer.push_str(&format!(" Its requirements section lists: {}.", a.digest.body().requirements.join("; ")));
         }
         faq.push(Qa { question: format!("What does {title} need to run?"), answer: answer.trim().to_string() });
     }
