@@ -48,7 +48,7 @@ struct Entry {
     len: u64,
 }
 
-type Manifest = HashMap<String, Entry>;
+type Manifest = HashMap<String, Entry, foldhash::fast::RandomState>;
 
 /// The manifests a writer left, by generation, for the next writer of the same output to take
 /// instead of reading them again: `serve` keeps them between builds (a large site's two

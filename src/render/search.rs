@@ -183,14 +183,17 @@ fn index_key(catalog: &Catalog, order: &[usize]) -> crate::write::Hash {
     key.hash()
 }
 
+/// A map looked up once or more per document (60,000 and more), of our own keys.
+type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+
 /// A filter value: (value id, value label).
 type FacetOf<'a> = (Cow<'a, str>, &'a str);
 
 /// Per filter (`category`, `agent`, `license`, `verdict`): each value and its documents, in
 /// document order. Agent and licence values are worked out once per distinct source.
-fn facet_docs<'a>(catalog: &'a Catalog, order: &[usize]) -> BTreeMap<&'static str, HashMap<FacetOf<'a>, Vec<u32>>> {
-    let mut by_source: HashMap<FacetSource, Vec<u32>> = HashMap::new();
-    let mut out: BTreeMap<&'static str, HashMap<FacetOf, Vec<u32>>> = BTreeMap::new();
+fn facet_docs<'a>(catalog: &'a Catalog, order: &[usize]) -> BTreeMap<&'static str, FastMap<FacetOf<'a>, Vec<u32>>> {
+    let mut by_source: FastMap<FacetSource, Vec<u32>> = FastMap::default();
+    let mut out: BTreeMap<&'static str, FastMap<FacetOf, Vec<u32>>> = BTreeMap::new();
     for (doc, &i) in order.iter().enumerate() {
         let doc = doc as u32;
         for c in &catalog.relations.topics[i].categories {
