@@ -339,40 +339,46 @@ pub fn render_site(
     let search_page = search_page(&topic_index, &facets, site("search/"));
     renderer.page(out, "search/index.html", "search.html", &search_page)?;
     add_pages(vec!["search/".into()]);
-    pages.extend(
-        catalog
-            .skills
-            .iter()
-            .map(|s| feeds::SitemapEntry { dir: s.url_path(&catalog.repos[s.repo]), lastmod: s.history.last_changed }),
+    // What is left reads the catalog and writes files of its own: the sitemap beside the
+    // report, the feed and the API.
+    let (sitemap, others) = rayon::join(
+        || -> Result<()> {
+            pages.extend(catalog.skills.iter().map(|s| feeds::SitemapEntry {
+                dir: s.url_path(&catalog.repos[s.repo]),
+                lastmod: s.history.last_changed,
+            }));
+            feeds::write_sitemap(&catalog.config.base_url, &pages, feeds::SITEMAP_MAX_URLS, out)
+        },
+        || -> Result<()> {
+            let report = ReportPage {
+                site: site("report/"),
+                lines: catalog
+                    .diagnostics
+                    .iter()
+                    .map(|d| ReportLine {
+                        level: match d.level {
+                            Level::Error => "error".into(),
+                            Level::Warning => "warning".into(),
+                        },
+                        location: match d.line {
+                            Some(line) => format!("{}:{line}", d.file.display()),
+                            None => d.file.display().to_string(),
+                        },
+                        message: d.message.clone(),
+                    })
+                    .collect(),
+            };
+            renderer.page(out, "report/index.html", "report.html", &report)?;
+            // The 404 page is served from any depth, so it links from the site root by absolute path.
+            let not_found =
+                PlainPage { site: SiteCtx { root: urls::absolute(&catalog.config.base_url, ""), ..site("404.html") } };
+            renderer.page(out, "404.html", "404.html", &not_found)?;
+            let (feed, api) =
+                rayon::join(|| feeds::write_feed(catalog, out), || feeds::write_api(catalog, &input_keys, out));
+            feed.and(api)
+        },
     );
-
-    let report = ReportPage {
-        site: site("report/"),
-        lines: catalog
-            .diagnostics
-            .iter()
-            .map(|d| ReportLine {
-                level: match d.level {
-                    Level::Error => "error".into(),
-                    Level::Warning => "warning".into(),
-                },
-                location: match d.line {
-                    Some(line) => format!("{}:{line}", d.file.display()),
-                    None => d.file.display().to_string(),
-                },
-                message: d.message.clone(),
-            })
-            .collect(),
-    };
-    renderer.page(out, "report/index.html", "report.html", &report)?;
-    // The 404 page is served from any depth, so it links from the site root by absolute path.
-    let not_found =
-        PlainPage { site: SiteCtx { root: urls::absolute(&catalog.config.base_url, ""), ..site("404.html") } };
-    renderer.page(out, "404.html", "404.html", &not_found)?;
-
-    feeds::write_sitemap(&catalog.config.base_url, &pages, feeds::SITEMAP_MAX_URLS, out)?;
-    feeds::write_feed(catalog, out)?;
-    feeds::write_api(catalog, &input_keys, out)?;
+    sitemap.and(others)?;
     let pages = pages.len() + 2;
     crate::drop_later((shown, input_keys, topic_index, all, title_rank));
     Ok(RenderStats { pages })
