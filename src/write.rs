@@ -32,8 +32,17 @@ pub const MARKER_FILE: &str = ".catalog-build";
 pub type Hash = [u8; 16];
 
 pub fn hash_bytes(bytes: &[u8]) -> Hash {
+    hash_parts(&[bytes])
+}
+
+/// [`hash_bytes`] of the parts put end to end, without putting them end to end first.
+pub fn hash_parts(parts: &[&[u8]]) -> Hash {
+    let mut hasher = blake3::Hasher::new();
+    for part in parts {
+        hasher.update(part);
+    }
     let mut out = [0; 16];
-    out.copy_from_slice(&blake3::hash(bytes).as_bytes()[..16]);
+    out.copy_from_slice(&hasher.finalize().as_bytes()[..16]);
     out
 }
 
@@ -179,7 +188,7 @@ impl SiteWriter {
     /// shows), calling `render` only when the published file was not made from the same key.
     pub fn write_page(&self, path: &str, key: Hash, render: impl FnOnce() -> Result<String>) -> Result<()> {
         // The same page minified or not is a different file.
-        let key = if self.minify { key } else { hash_bytes(&[&key[..], b"as rendered"].concat()) };
+        let key = if self.minify { key } else { hash_parts(&[&key[..], b"as rendered"]) };
         if let Some(entry) = self.published.get(path).filter(|e| e.key == Some(key)) {
             let entry = *entry;
             if self.place_published(path, entry.content)? {

@@ -133,11 +133,11 @@ impl InputKeys {
         catalog: &Catalog,
         topic_index: &TopicIndex,
         frame: &Hash,
-        site: &SiteCtx,
+        (root, canonical): (&str, &str),
         index: usize,
     ) -> Hash {
         let mut hasher = hasher("skill page");
-        hasher.bytes(&self.skills[index]).bytes(frame).text(&site.root).text(&site.canonical);
+        hasher.bytes(&self.skills[index]).bytes(frame).text(root).text(canonical);
         for other in skill_page::more_from_repo(catalog, index) {
             hasher.text("more").bytes(&self.shown[other]);
         }

@@ -143,7 +143,7 @@ impl Renderer {
         inputs: crate::write::Hash,
         build: impl FnOnce() -> Result<T>,
     ) -> Result<()> {
-        let key = crate::write::hash_bytes(&[&self.identity[..], template.as_bytes(), &[0], &inputs[..]].concat());
+        let key = crate::write::hash_parts(&[&self.identity[..], template.as_bytes(), &[0], &inputs[..]]);
         out.write_page(path, key, || self.render(template, &build()?))
     }
 }
@@ -220,18 +220,23 @@ pub fn render_site(
         let repo = &catalog.repos[skill.repo];
         let dir = skill.url_path(repo);
         // Identical copies name the copy first seen as the canonical page.
-        let mut site = site(&dir);
-        if let Some(first) = skill.copies.canonical.filter(|&first| first != index) {
-            let first = &catalog.skills[first];
-            site.canonical = urls::absolute(&catalog.config.base_url, &first.url_path(&catalog.repos[first.repo]));
-        }
-        let inputs = input_keys.skill_page(catalog, &topic_index, &frame, &site, index);
+        let canonical = match skill.copies.canonical.filter(|&first| first != index) {
+            Some(first) => {
+                let first = &catalog.skills[first];
+                urls::absolute(&catalog.config.base_url, &first.url_path(&catalog.repos[first.repo]))
+            }
+            None => urls::absolute(&catalog.config.base_url, &dir),
+        };
+        // The page's context is made only when the page is rendered; its key needs two fields.
+        let root = urls::path_to_root(&dir);
+        let inputs = input_keys.skill_page(catalog, &topic_index, &frame, (&root, &canonical), index);
         renderer.page_from_inputs(out, &format!("{dir}index.html"), "skill.html", inputs, || {
+            let site = SiteCtx { canonical, ..site(&dir) };
             Ok(SkillPage { site, skill: skill_page::skill_ctx(catalog, &topic_index, &shown, index)? })
         })?;
         if skill.analysis.license.redistributable {
             // The text is a function of the skill's cache key: an unchanged one is not hashed again.
-            let key = crate::write::hash_bytes(format!("SKILL.md copy\0{}", skill.key).as_bytes());
+            let key = crate::write::hash_parts(&[b"SKILL.md copy\0", skill.key.as_bytes()]);
             out.write_page(&format!("{dir}SKILL.md"), key, || Ok(skill.text()?.into_owned()))?;
         }
         rendered.tick();
