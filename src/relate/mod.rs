@@ -112,7 +112,7 @@ fn similar_key(skills: &[(crate::write::Hash, u64)], k: usize) -> String {
     hasher.finish()
 }
 
-/// Categories and products that share a URL segment (declared as `Testing` by one skill and
+/// Categories, products and tags that share a URL segment (declared as `Testing` by one skill and
 /// `testing` by another) are one topic, named as the first skill in catalog order names it:
 /// two names would be two pages written to one path, the second over the first.
 fn one_name_per_id(topics: &mut [Topics]) {
@@ -135,10 +135,37 @@ fn one_name_per_id(topics: &mut [Topics]) {
             }
         }
     }
+    // Tags likewise: `data science` and `data-science` have one page, `tags/data-science/`, so
+    // they are one tag, written as the first skill in catalog order writes it. Each distinct tag
+    // is made a slug once.
+    let mut renamed_tags: Vec<(usize, usize, String)> = Vec::new();
+    {
+        let mut slug_of: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        let mut numbers: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+        let mut first_written: Vec<&str> = Vec::new();
+        for (index, skill) in topics.iter().enumerate() {
+            for (at, tag) in skill.tags.iter().enumerate() {
+                let slug = *slug_of.entry(tag.as_str()).or_insert_with(|| {
+                    let next = first_written.len();
+                    *numbers.entry(crate::model::slugify(tag)).or_insert_with(|| {
+                        first_written.push(tag.as_str());
+                        next
+                    })
+                });
+                if first_written[slug] != tag {
+                    renamed_tags.push((index, at, first_written[slug].to_string()));
+                }
+                repeated |= skill.tags[..at].iter().any(|earlier| slug_of.get(earlier.as_str()) == Some(&slug));
+            }
+        }
+    }
     for (index, kind, at, name) in renamed {
         let skill = &mut topics[index];
         let list = if kind == 0 { &mut skill.categories } else { &mut skill.products };
         list[at].name = name;
+    }
+    for (index, at, tag) in renamed_tags {
+        topics[index].tags[at] = tag;
     }
     if repeated {
         for skill in topics.iter_mut() {
@@ -146,6 +173,8 @@ fn one_name_per_id(topics: &mut [Topics]) {
                 let mut seen = std::collections::HashSet::new();
                 list.retain(|topic| seen.insert(topic.id.clone()));
             }
+            let mut seen = std::collections::HashSet::new();
+            skill.tags.retain(|tag| seen.insert(tag.clone()));
         }
     }
 }
@@ -200,5 +229,15 @@ mod tests {
         one_name_per_id(&mut topics);
         assert_eq!(topics[1].categories, [topic("testing", "Testing")]);
         assert_eq!(topics[2].products, [topic("testing", "a product")], "products are named apart");
+    }
+
+    #[test]
+    fn tags_with_one_page_are_one_tag() {
+        let tags = |tags: &[&str]| Topics { tags: tags.iter().map(|t| t.to_string()).collect(), ..Default::default() };
+        let mut topics = vec![tags(&["data science", "x"]), tags(&["data-science", "y", "data science"]), tags(&["x"])];
+        one_name_per_id(&mut topics);
+        assert_eq!(topics[0].tags, ["data science", "x"]);
+        assert_eq!(topics[1].tags, ["data science", "y"], "renamed as first written, then one of each");
+        assert_eq!(topics[2].tags, ["x"]);
     }
 }
