@@ -179,14 +179,19 @@ pub fn render_site(
     shown_memo: Option<&mut skill_page::ShownMemo>,
 ) -> Result<RenderStats> {
     let has_feed = catalog.skills.iter().any(|s| s.history.first_seen.is_some());
-    let site = |page_dir: &str| SiteCtx {
-        title: catalog.config.title.clone(),
-        description: catalog.config.description.clone(),
-        root: urls::path_to_root(page_dir),
-        canonical: urls::absolute(&catalog.config.base_url, page_dir),
-        version: env!("CARGO_PKG_VERSION"),
-        has_report: !catalog.diagnostics.is_empty(),
-        has_feed,
+    // A page's own part of its `SiteCtx`: its way back to the root and its canonical address.
+    let address = |page_dir: &str| (urls::path_to_root(page_dir), urls::absolute(&catalog.config.base_url, page_dir));
+    let site = |page_dir: &str| {
+        let (root, canonical) = address(page_dir);
+        SiteCtx {
+            title: catalog.config.title.clone(),
+            description: catalog.config.description.clone(),
+            root,
+            canonical,
+            version: env!("CARGO_PKG_VERSION"),
+            has_report: !catalog.diagnostics.is_empty(),
+            has_feed,
+        }
     };
     let topic_index = topics::TopicIndex::new(catalog);
     // Every HTML page's folder, for the sitemap.
@@ -219,19 +224,16 @@ pub fn render_site(
         let skill = &catalog.skills[index];
         let repo = &catalog.repos[skill.repo];
         let dir = skill.url_path(repo);
+        // The page's context is made only when the page is rendered; its key needs its address.
+        let (root, mut canonical) = address(&dir);
         // Identical copies name the copy first seen as the canonical page.
-        let canonical = match skill.copies.canonical.filter(|&first| first != index) {
-            Some(first) => {
-                let first = &catalog.skills[first];
-                urls::absolute(&catalog.config.base_url, &first.url_path(&catalog.repos[first.repo]))
-            }
-            None => urls::absolute(&catalog.config.base_url, &dir),
-        };
-        // The page's context is made only when the page is rendered; its key needs two fields.
-        let root = urls::path_to_root(&dir);
+        if let Some(first) = skill.copies.canonical.filter(|&first| first != index) {
+            let first = &catalog.skills[first];
+            canonical = urls::absolute(&catalog.config.base_url, &first.url_path(&catalog.repos[first.repo]));
+        }
         let inputs = input_keys.skill_page(catalog, &topic_index, &frame, (&root, &canonical), index);
         renderer.page_from_inputs(out, &format!("{dir}index.html"), "skill.html", inputs, || {
-            let site = SiteCtx { canonical, ..site(&dir) };
+            let site = SiteCtx { root, canonical, ..site(&dir) };
             Ok(SkillPage { site, skill: skill_page::skill_ctx(catalog, &topic_index, &shown, index)? })
         })?;
         if skill.analysis.license.redistributable {
