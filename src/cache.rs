@@ -142,6 +142,11 @@ pub fn binary_identity() -> Hash {
     })
 }
 
+/// Where a catalog's build cache lives: skill packs, folder listings, the similar-skill ranking.
+fn cache_dir(root: &Path) -> PathBuf {
+    root.join(".catalog").join("cache")
+}
+
 /// The summary of the last build into one output folder.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct BuildRecord {
@@ -318,7 +323,7 @@ impl PackedText {
 
 impl<T: Serialize + serde::de::DeserializeOwned> SkillPack<T> {
     fn path(root: &Path, repo: &str) -> PathBuf {
-        root.join(".catalog").join("cache").join("skills").join(format!("{repo}.msgpack"))
+        cache_dir(root).join("skills").join(format!("{repo}.msgpack"))
     }
 
     /// The pack of `repo`, empty when there is none or it cannot be read (it was written by
@@ -443,7 +448,7 @@ struct SimilarFile {
 }
 
 fn similar_path(root: &Path) -> PathBuf {
-    root.join(".catalog").join("cache").join("similar.msgpack")
+    cache_dir(root).join("similar.msgpack")
 }
 
 pub fn load_similar(root: &Path) -> Option<crate::relate::SimilarMemo> {
@@ -549,7 +554,7 @@ struct ListingsFile {
 }
 
 fn listings_path(root: &Path, repo: &str) -> PathBuf {
-    root.join(".catalog").join("cache").join("folders").join(format!("{repo}.msgpack"))
+    cache_dir(root).join("folders").join(format!("{repo}.msgpack"))
 }
 
 /// The listings saved for `repo` walked from `source`; none when there are none, or they were
