@@ -26,6 +26,17 @@ pub struct SitemapEntry {
 
 /// `sitemap.xml` (an index of `sitemap-N.xml` files past `max_urls`) and `robots.txt`.
 pub fn write_sitemap(base_url: &str, entries: &[SitemapEntry], max_urls: usize, out: &SiteWriter) -> Result<()> {
+    // Its files are a group made from what they list: 117,000 lines at 60,000 skills, not
+    // written out again when no page came or went and no date changed.
+    let mut key = Fingerprint::blank();
+    key.text("sitemap").bytes(&crate::cache::binary_identity()).text(base_url).number(max_urls as u64);
+    for entry in entries {
+        key.text(&entry.dir).number(u64::from(entry.lastmod.is_some())).number(entry.lastmod.map_or(0, |t| t.0 as u64));
+    }
+    let key = key.hash();
+    if out.keep_group(key)? {
+        return Ok(());
+    }
     let urlset = |chunk: &[SitemapEntry]| {
         let mut xml = String::from(
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
@@ -41,21 +52,21 @@ pub fn write_sitemap(base_url: &str, entries: &[SitemapEntry], max_urls: usize, 
         xml
     };
     if entries.len() <= max_urls {
-        out.write("sitemap.xml", urlset(entries).as_bytes())?;
+        out.write_in_group("sitemap.xml", key, urlset(entries).as_bytes())?;
     } else {
         let mut index = String::from(
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<sitemapindex xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
         );
         for (n, chunk) in entries.chunks(max_urls).enumerate() {
             let name = format!("sitemap-{}.xml", n + 1);
-            out.write(&name, urlset(chunk).as_bytes())?;
+            out.write_in_group(&name, key, urlset(chunk).as_bytes())?;
             index.push_str(&format!("<sitemap><loc>{}</loc></sitemap>\n", xml_escape(&absolute(base_url, &name))));
         }
         index.push_str("</sitemapindex>\n");
-        out.write("sitemap.xml", index.as_bytes())?;
+        out.write_in_group("sitemap.xml", key, index.as_bytes())?;
     }
     let robots = format!("User-agent: *\nAllow: /\n\nSitemap: {}\n", absolute(base_url, "sitemap.xml"));
-    out.write("robots.txt", robots.as_bytes())
+    out.write_in_group("robots.txt", key, robots.as_bytes())
 }
 
 /// `feed.xml`: the newest skills by first-seen date. Skills without a known date are not in it,
