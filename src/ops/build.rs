@@ -147,8 +147,19 @@ fn build_in(
     );
     let writer = writer?;
     stage("parse, analyze, relate");
-    let shown_memo = session.as_deref_mut().map(|session| &mut session.shown);
+    // A session keeps the cards' keys in memory; a single build reads and saves them.
+    let mut loaded_memo = render::skill_page::ShownMemo::default();
+    let shown_memo = match session.as_deref_mut() {
+        Some(session) => &mut session.shown,
+        None => {
+            loaded_memo = cache::load_shown(&root);
+            &mut loaded_memo
+        }
+    };
     let stats = render::render_site(&catalog, &renderer, &writer, progress, shown_memo)?;
+    if session.is_none() && loaded_memo.changed {
+        cache::save_shown(&root, &loaded_memo);
+    }
     stage("render, write");
     let (out, written, manifests) = writer.publish_keeping()?;
     stage("publish");
@@ -318,7 +329,7 @@ pub struct Session {
     similar: Option<relate::SimilarMemo>,
     /// The output's manifests as the last build left them.
     manifests: crate::write::Manifests,
-    /// The last build's cards and comparison rows.
+    /// What the last build's cards and comparison rows were keyed as.
     shown: render::skill_page::ShownMemo,
 }
 

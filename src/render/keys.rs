@@ -9,8 +9,9 @@
 //!   build adds afterwards (slug, history, copies, repository). When `skill_ctx` reads
 //!   something new, add it here;
 //! - the page frame (`SiteCtx`) is hashed once per build without the page's root and canonical
-//!   address (`frame_key`), which each page's key adds: `render_site`'s `site` closure makes
-//!   every other field the same on every page;
+//!   address, with the base URL (`frame_key`): `render_site`'s `site` closure makes every
+//!   other field the same on every page, and a skill page's root and canonical address follow
+//!   from the base URL and the skill's facts (its slug, repository and canonical copy);
 //! - another skill shown on a page (a card, a row of the comparison table) is covered by what
 //!   is shown of it (`InputKeys::shown`): the card and the row themselves, hashed. An edit that
 //!   leaves them as they were (most body edits) re-renders no other page.
@@ -126,18 +127,13 @@ impl InputKeys {
     }
 
     /// The key of skill `index`'s page: the skill, the skills it shows (more from its
-    /// repository, similar skills), its topics' links and the page frame: `frame` (see
-    /// [`frame_key`]) and the page's own root and canonical address.
-    pub fn skill_page(
-        &self,
-        catalog: &Catalog,
-        topic_index: &TopicIndex,
-        frame: &Hash,
-        (root, canonical): (&str, &str),
-        index: usize,
-    ) -> Hash {
+    /// repository, similar skills), its topics' links and the page frame (see [`frame_key`]).
+    /// The page's root and canonical address are functions of its address (the skill's slug
+    /// and repository, and the copy it names as canonical: all in the skill's facts) and of
+    /// the base URL (in the frame).
+    pub fn skill_page(&self, catalog: &Catalog, topic_index: &TopicIndex, frame: &Hash, index: usize) -> Hash {
         let mut hasher = hasher("skill page");
-        hasher.bytes(&self.skills[index]).bytes(frame).text(root).text(canonical);
+        hasher.bytes(&self.skills[index]).bytes(frame);
         for other in skill_page::more_from_repo(catalog, index) {
             hasher.text("more").bytes(&self.shown[other]);
         }
@@ -162,10 +158,11 @@ impl InputKeys {
 }
 
 /// The part of every page's `SiteCtx` that is the same on every page: all of it but the
-/// page's root and canonical address, which a page's key adds itself.
-pub fn frame_key(site: &SiteCtx) -> Hash {
+/// page's root and canonical address; and the base URL that the canonical address is made
+/// from, with the page's address, which a page's key covers.
+pub fn frame_key(site: &SiteCtx, base_url: &str) -> Hash {
     let frame = SiteCtx { root: String::new(), canonical: String::new(), ..site.clone() };
     let mut hasher = hasher("frame");
-    hasher.text(&serde_json::to_string(&frame).expect("site context serialises"));
+    hasher.text(&serde_json::to_string(&frame).expect("site context serialises")).text(base_url);
     hasher.hash()
 }

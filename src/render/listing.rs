@@ -36,7 +36,7 @@ pub struct Listings<'a> {
     pub out: &'a SiteWriter,
     pub site: &'a SiteFn<'a>,
     pub keys: &'a InputKeys,
-    pub shown: &'a Shown,
+    pub shown: &'a Shown<'a>,
     /// Each skill's place in title order ([`title_ranks`]).
     pub title_rank: &'a [u32],
 }
@@ -55,7 +55,7 @@ impl Listings<'_> {
     ) -> Result<()> {
         let inputs = self.keys.with_cards(&frame, skills.iter().copied());
         self.renderer.page_from_inputs(self.out, path, template, inputs, || {
-            fill(&mut frame, skills.iter().map(|&i| self.shown.cards[i].clone()).collect());
+            fill(&mut frame, skills.iter().map(|&i| self.shown.card(i)).collect());
             Ok(frame)
         })
     }
@@ -218,7 +218,7 @@ pub fn home(catalog: &Catalog, topics: &TopicIndex, shown: &Shown, by_title: &[u
     repos.sort_by(|a, b| b.skills.cmp(&a.skills).then(a.full.cmp(&b.full)));
     repos.truncate(12);
     let some_skills = if newest.is_empty() && starred.is_empty() {
-        by_title.iter().take(HOME_LIST).map(|&i| shown.cards[i].clone()).collect()
+        by_title.iter().take(HOME_LIST).map(|&i| shown.card(i)).collect()
     } else {
         Vec::new()
     };
@@ -231,8 +231,8 @@ pub fn home(catalog: &Catalog, topics: &TopicIndex, shown: &Shown, by_title: &[u
         owner_count: owners.len(),
         category_count: topics.categories.len(),
         categories,
-        newest: newest.into_iter().take(HOME_LIST).map(|i| shown.cards[i].clone()).collect(),
-        most_starred: starred.into_iter().take(HOME_LIST).map(|i| shown.cards[i].clone()).collect(),
+        newest: newest.into_iter().take(HOME_LIST).map(|i| shown.card(i)).collect(),
+        most_starred: starred.into_iter().take(HOME_LIST).map(|i| shown.card(i)).collect(),
         some_skills,
         repos,
     }

@@ -169,14 +169,14 @@ pub struct RenderStats {
 pub type SiteFn<'a> = dyn Fn(&str) -> SiteCtx + Sync + 'a;
 
 /// Renders every page of the catalog into `out`.
-/// `shown_memo`: cards and rows an earlier build made, for a long-running process to keep
-/// (see [`skill_page::ShownMemo`]).
+/// `shown_memo`: what an earlier build's cards and rows were keyed as; then this build's (see
+/// [`skill_page::ShownMemo`]).
 pub fn render_site(
     catalog: &Catalog,
     renderer: &Renderer,
     out: &SiteWriter,
     progress: &Progress,
-    shown_memo: Option<&mut skill_page::ShownMemo>,
+    shown_memo: &mut skill_page::ShownMemo,
 ) -> Result<RenderStats> {
     let has_feed = catalog.skills.iter().any(|s| s.history.first_seen.is_some());
     // A page's own part of its `SiteCtx`: its way back to the root and its canonical address.
@@ -219,20 +219,20 @@ pub fn render_site(
         title_rank: &title_rank,
     };
     let rendered = progress.counter(Stage::Render, catalog.skills.len());
-    let frame = keys::frame_key(&site(""));
+    let frame = keys::frame_key(&site(""), &catalog.config.base_url);
     (0..catalog.skills.len()).into_par_iter().try_for_each(|index| -> Result<()> {
         let skill = &catalog.skills[index];
         let repo = &catalog.repos[skill.repo];
         let dir = skill.url_path(repo);
-        // The page's context is made only when the page is rendered; its key needs its address.
-        let (root, mut canonical) = address(&dir);
-        // Identical copies name the copy first seen as the canonical page.
-        if let Some(first) = skill.copies.canonical.filter(|&first| first != index) {
-            let first = &catalog.skills[first];
-            canonical = urls::absolute(&catalog.config.base_url, &first.url_path(&catalog.repos[first.repo]));
-        }
-        let inputs = input_keys.skill_page(catalog, &topic_index, &frame, (&root, &canonical), index);
+        // The page's context is made only when the page is rendered.
+        let inputs = input_keys.skill_page(catalog, &topic_index, &frame, index);
         renderer.page_from_inputs(out, &format!("{dir}index.html"), "skill.html", inputs, || {
+            let (root, mut canonical) = address(&dir);
+            // Identical copies name the copy first seen as the canonical page.
+            if let Some(first) = skill.copies.canonical.filter(|&first| first != index) {
+                let first = &catalog.skills[first];
+                canonical = urls::absolute(&catalog.config.base_url, &first.url_path(&catalog.repos[first.repo]));
+            }
             let site = SiteCtx { root, canonical, ..site(&dir) };
             Ok(SkillPage { site, skill: skill_page::skill_ctx(catalog, &topic_index, &shown, index)? })
         })?;
@@ -387,7 +387,8 @@ pub fn render_site(
     );
     sitemap.and(others)?;
     let pages = pages.len() + 2;
-    crate::drop_later((shown, input_keys, topic_index, all, title_rank));
+    shown.drop_later();
+    crate::drop_later((input_keys, topic_index, all, title_rank));
     Ok(RenderStats { pages })
 }
 

@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 
@@ -148,15 +148,15 @@ pub fn skill_ctx(
         .map(|f| FileRow { path: f.path.clone(), size: file_size(f.size), href: format!("{blob_dir}{}", f.path) })
         .collect();
 
-    let more_from_repo = more_from_repo(catalog, index).map(|other| shown.cards[other].clone()).collect();
+    let more_from_repo = more_from_repo(catalog, index).map(|other| shown.card(other)).collect();
 
-    let this_row = CompareRow { is_self: true, ..CompareRow::clone(&shown.rows[index]) };
+    let this_row = CompareRow { is_self: true, ..CompareRow::clone(&shown.row(index)) };
     let mut compare = vec![Arc::new(this_row)];
 
     let (tags, categories, works_with) = topic_links(catalog, topic_index, index, &root);
     let similar_ids: Vec<usize> = catalog.relations.similar[index].iter().map(|m| m.index).collect();
-    compare.extend(similar_ids.iter().take(COMPARE_ROWS).map(|&j| shown.rows[j].clone()));
-    let similar = similar_ids.iter().map(|&j| shown.cards[j].clone()).collect();
+    compare.extend(similar_ids.iter().take(COMPARE_ROWS).map(|&j| shown.row(j)));
+    let similar = similar_ids.iter().map(|&j| shown.card(j)).collect();
     let faq = faq(
         skill,
         repo,
@@ -324,50 +324,68 @@ fn safety(skill: &Skill, blob_dir: &str) -> Safety {
     }
 }
 
-/// How every skill appears on other pages, made once per build and shared by every page that
-/// shows it (a skill page shows about twenty others): its card and its comparison-table row,
-/// with links from the site root (templates prefix the page's own root).
-pub struct Shown {
-    pub cards: Vec<Arc<Card>>,
-    pub rows: Vec<Arc<CompareRow>>,
+/// What other pages show of each skill: its card and its comparison row, made when a page
+/// that shows them is rendered (most pages of an incremental build are not).
+pub struct Shown<'a> {
+    catalog: &'a Catalog,
+    made: Vec<OnceLock<(Arc<Card>, Arc<CompareRow>)>>,
 }
 
-/// Cards, rows and their keys by the key of the skill facts they were made from
-/// ([`keys::skill_keys`]), which covers everything a card and a row show: `serve` keeps the
-/// last build's, so that a build makes only the changed skills' again.
+/// The [`keys::shown_key`] of each skill by the key of the skill facts its card and row were
+/// made from ([`keys::skill_keys`]), which covers everything they show. `serve` keeps the last
+/// build's and `build` saves it in the cache, so that a build makes only the changed skills'
+/// cards to key them.
 #[derive(Default)]
 pub struct ShownMemo {
-    by_skill: HashMap<Hash, (Arc<Card>, Arc<CompareRow>, Hash)>,
+    pub by_skill: HashMap<Hash, Hash, foldhash::fast::RandomState>,
+    /// Whether the last build changed it (a skill's card was made again, or a skill is gone).
+    pub changed: bool,
 }
 
-impl Shown {
-    /// Every skill's card and row, and [`keys::shown_key`] of each; `skill_keys` are
-    /// [`keys::skill_keys`]. Those `memo` holds are taken from it; then it holds this build's.
-    pub fn new(catalog: &Catalog, skill_keys: &[Hash], memo: Option<&mut ShownMemo>) -> (Shown, Vec<Hash>) {
-        let earlier = memo.as_ref().map(|memo| &memo.by_skill);
-        let made: Vec<(Arc<Card>, Arc<CompareRow>, Hash)> = (0..catalog.skills.len())
+impl<'a> Shown<'a> {
+    /// Every skill's [`keys::shown_key`], from `memo` when it holds the skill's facts, else
+    /// from its card and row, made now (and kept for the pages that show them); `skill_keys`
+    /// are [`keys::skill_keys`]. Then `memo` holds this build's.
+    pub fn new(catalog: &'a Catalog, skill_keys: &[Hash], memo: &mut ShownMemo) -> (Shown<'a>, Vec<Hash>) {
+        let shown = Shown { catalog, made: (0..catalog.skills.len()).map(|_| OnceLock::new()).collect() };
+        let earlier = &memo.by_skill;
+        let keys: Vec<(Hash, bool)> = (0..catalog.skills.len())
             .into_par_iter()
-            .map(|i| match earlier.and_then(|by_skill| by_skill.get(&skill_keys[i])) {
-                Some(kept) => kept.clone(),
+            .map(|i| match earlier.get(&skill_keys[i]) {
+                Some(&key) => (key, false),
                 None => {
-                    let (card, row) = (card(catalog, i), compare_row(catalog, i));
-                    let key = keys::shown_key(&card, &row);
-                    (Arc::new(card), Arc::new(row), key)
+                    let (card, row) = shown.get(i);
+                    (keys::shown_key(&card, &row), true)
                 }
             })
             .collect();
-        if let Some(memo) = memo {
-            let by_skill = skill_keys.iter().copied().zip(made.iter().cloned()).collect();
-            crate::drop_later(std::mem::replace(&mut memo.by_skill, by_skill));
-        }
-        let mut shown = Shown { cards: Vec::with_capacity(made.len()), rows: Vec::with_capacity(made.len()) };
-        let mut shown_keys = Vec::with_capacity(made.len());
-        for (card, row, key) in made {
-            shown.cards.push(card);
-            shown.rows.push(row);
-            shown_keys.push(key);
-        }
-        (shown, shown_keys)
+        let made_again = keys.iter().any(|&(_, made)| made);
+        let by_skill: HashMap<Hash, Hash, foldhash::fast::RandomState> =
+            skill_keys.iter().copied().zip(keys.iter().map(|&(key, _)| key)).collect();
+        memo.changed = made_again || by_skill.len() != memo.by_skill.len();
+        crate::drop_later(std::mem::replace(&mut memo.by_skill, by_skill));
+        (shown, keys.into_iter().map(|(key, _)| key).collect())
+    }
+
+    /// Skill `index`'s card, linked from the site root.
+    pub fn card(&self, index: usize) -> Arc<Card> {
+        self.get(index).0
+    }
+
+    /// Skill `index`'s row of a comparison table, linked from the site root.
+    pub fn row(&self, index: usize) -> Arc<CompareRow> {
+        self.get(index).1
+    }
+
+    /// Frees the cards on another thread ([`crate::drop_later`]).
+    pub fn drop_later(self) {
+        crate::drop_later(self.made);
+    }
+
+    fn get(&self, index: usize) -> (Arc<Card>, Arc<CompareRow>) {
+        self.made[index]
+            .get_or_init(|| (Arc::new(card(self.catalog, index)), Arc::new(compare_row(self.catalog, index))))
+            .clone()
     }
 }
 
