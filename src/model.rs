@@ -150,14 +150,20 @@ pub struct Skill {
     /// The URL segment of the page: the folder name made URL-safe, unique within the repository.
     pub slug: String,
     pub dir: SkillDir,
-    pub frontmatter: Frontmatter,
+    /// Decoded when first read: only the skill's own page shows it (see [`crate::cache::Deferred`]).
+    pub frontmatter: crate::cache::Deferred<Frontmatter>,
+    /// The frontmatter's `compatibility`, which every build's search filters read.
+    pub compatibility: Option<String>,
     /// SKILL.md as text (BOM removed, line endings as written).
     pub text: SkillText,
     /// Byte offset of the body within the text.
     pub body_start: usize,
     pub analysis: Analysis,
-    /// What the safety scanner found in every text file of the skill folder.
-    pub scan: crate::scan::ScanReport,
+    /// What the safety scanner found in every text file of the skill folder, decoded when
+    /// first read: only the skill's own page lists it.
+    pub scan: crate::cache::Deferred<crate::scan::ScanReport>,
+    /// The scan's verdict, which cards, rows and the search filters show of every skill.
+    pub verdict: crate::scan::Verdict,
     /// The frontmatter name, else the folder name.
     pub name: String,
     pub description: String,

@@ -220,20 +220,30 @@ fn input_fingerprint(options: &BuildOptions, root: &Path, config: &Config, found
     for folder in ["catalog.toml", "templates", "static", "data"] {
         print.tree(&root.join(folder));
     }
-    for source in &found.sources {
-        print.text(&source.repo.full()).text(&source.root.to_string_lossy());
-        if let Some(git) = found.git_at.get(&source.repo) {
-            print.text(&git.commit.to_string());
-        }
-        if let Some((_, license)) = &source.license_file {
-            print.file(license);
-        }
-        for skill in &source.skills {
-            print.text(&skill.rel_dir).text(&skill.skill_file);
-            for file in &skill.files {
-                print.skill_file(file);
+    // Each source on its own, in parallel: 170,000 files at 60,000 skills.
+    let sources: Vec<crate::write::Hash> = found
+        .sources
+        .par_iter()
+        .map(|source| {
+            let mut print = cache::Fingerprint::blank();
+            print.text(&source.repo.full()).text(&source.root.to_string_lossy());
+            if let Some(git) = found.git_at.get(&source.repo) {
+                print.text(&git.commit.to_string());
             }
-        }
+            if let Some((_, license)) = &source.license_file {
+                print.file(license);
+            }
+            for skill in &source.skills {
+                print.text(&skill.rel_dir).text(&skill.skill_file);
+                for file in &skill.files {
+                    print.skill_file(file);
+                }
+            }
+            print.hash()
+        })
+        .collect();
+    for source in &sources {
+        print.bytes(source);
     }
     for diag in &found.diagnostics {
         print.text(&diag.to_string());
@@ -694,13 +704,15 @@ fn load_repo(
 /// an unchanged skill is not read, parsed, analyzed or scanned again.
 #[derive(serde::Serialize, serde::Deserialize)]
 struct LoadedSkill {
-    frontmatter: parse::Frontmatter,
+    frontmatter: cache::Deferred<parse::Frontmatter>,
+    compatibility: Option<String>,
     /// Byte offset of the body in SKILL.md's text, which the pack keeps apart.
     body_start: usize,
     /// What reading it found to warn about.
     diagnostics: Vec<Diagnostic>,
     analysis: analyze::Analysis,
-    scan: crate::scan::ScanReport,
+    scan: cache::Deferred<crate::scan::ScanReport>,
+    verdict: crate::scan::Verdict,
     topics: crate::relate::Topics,
     name: String,
     description: String,
@@ -726,10 +738,12 @@ impl LoadedSkill {
             slug: slugify(dir.folder_name(repo)),
             dir: dir.clone(),
             frontmatter: self.frontmatter,
+            compatibility: self.compatibility,
             text,
             body_start: self.body_start,
             analysis: self.analysis,
             scan: self.scan,
+            verdict: self.verdict,
             topics: self.topics,
             name: self.name,
             description: self.description,
@@ -747,7 +761,7 @@ fn skill_context(
     source: &DiscoveredSource,
     repo_license: Option<&(String, String)>,
     reading: &Reading,
-) -> cache::Fingerprint {
+) -> crate::write::Hash {
     let mut context = cache::Fingerprint::new();
     context
         .text(&source.repo.full())
@@ -757,7 +771,9 @@ fn skill_context(
     if let Some((name, text)) = repo_license {
         context.text(name).text(text);
     }
-    context
+    // Hashed once: each skill's keys start from the hash, not from the pieces (the licence
+    // text among them), which every skill hashed again.
+    context.hash()
 }
 
 /// How long a file must have been left alone before its stat signature stands for its bytes:
@@ -774,9 +790,9 @@ fn settled_before() -> u64 {
 
 /// A skill folder's stat signature: its context, and every file's path, size, modification
 /// and status-change times and inode. Unchanged, it stands for the folder's cache key.
-fn stat_signature(context: &cache::Fingerprint, dir: &discover::SkillDir) -> String {
-    let mut stat = context.clone();
-    stat.text("stat").text(&dir.dir.to_string_lossy()).text(&dir.skill_file);
+fn stat_signature(context: &crate::write::Hash, dir: &discover::SkillDir) -> String {
+    let mut stat = cache::Fingerprint::blank();
+    stat.bytes(context).text("stat").text(&dir.dir.to_string_lossy()).text(&dir.skill_file);
     for file in &dir.files {
         stat.skill_file(file);
     }
@@ -785,9 +801,9 @@ fn stat_signature(context: &cache::Fingerprint, dir: &discover::SkillDir) -> Str
 
 /// The cache key of one skill folder: its context and every file's path and bytes (a link by
 /// where it points; links are never followed); and the small files' bytes, for reading it.
-fn skill_key(context: &cache::Fingerprint, dir: &discover::SkillDir) -> (String, discover::FolderBytes) {
-    let mut key = context.clone();
-    key.text(&dir.dir.to_string_lossy()).text(&dir.skill_file);
+fn skill_key(context: &crate::write::Hash, dir: &discover::SkillDir) -> (String, discover::FolderBytes) {
+    let mut key = cache::Fingerprint::blank();
+    key.bytes(context).text(&dir.dir.to_string_lossy()).text(&dir.skill_file);
     let mut kept = discover::FolderBytes::default();
     let mut budget = discover::FolderBytes::BUDGET;
     for file in &dir.files {
@@ -876,11 +892,13 @@ fn read_skill(
     // kept apart from the rest (`cache::SkillText`).
     let parse::ParsedSkill { frontmatter, text, body_start, diagnostics, body_line: _, outline: _ } = parsed;
     let loaded = LoadedSkill {
-        frontmatter,
+        compatibility: frontmatter.compatibility.clone(),
+        frontmatter: cache::Deferred::new(frontmatter),
         body_start,
         diagnostics,
         analysis,
-        scan,
+        verdict: scan.verdict(),
+        scan: cache::Deferred::new(scan),
         topics,
         name,
         description,

@@ -264,7 +264,7 @@ pub fn topic_links(
 /// The Safety section: the verdict, each finding with its file:line (linked to the line at its
 /// source), rule, severity and why; then spec conformance.
 fn safety(skill: &Skill, blob_dir: &str) -> Safety {
-    let scan = &skill.scan;
+    let scan = skill.scan.get();
     let row = |f: &Finding| {
         // GitHub renders Markdown unless asked for the plain file, which has line anchors.
         let plain = if f.file.to_ascii_lowercase().ends_with(".md") { "?plain=1" } else { "" };
@@ -433,7 +433,7 @@ fn compare_row(catalog: &Catalog, index: usize) -> CompareRow {
             n => n.to_string(),
         },
         tokens: format!("~{}", compact_count(skill.analysis.cost.tokens)),
-        auto_check: match skill.scan.verdict() {
+        auto_check: match skill.verdict {
             Verdict::Passed => "Pass",
             Verdict::Notes => "Notes",
             Verdict::Failed => "Fail",
@@ -496,7 +496,7 @@ fn list_with_more(items: &[String], shown: usize, noun: &str) -> String {
 }
 
 fn frontmatter_rows(skill: &Skill) -> Vec<KeyValue> {
-    let fm = &skill.frontmatter;
+    let fm = skill.frontmatter.get();
     let mut rows = Vec::new();
     let mut push = |k: &str, v: Option<String>| {
         if let Some(v) = v {
@@ -595,7 +595,7 @@ fn faq(skill: &Skill, repo: &Repo, input: FaqInput) -> Vec<Qa> {
             )
         },
     });
-    let verdict = match skill.scan.verdict() {
+    let verdict = match skill.verdict {
         Verdict::Passed => {
             "found no risky patterns, such as piping downloads into a shell, reading credential files or hidden Unicode"
         }

@@ -138,7 +138,7 @@ pub struct Skipped {
 
 /// The verdict of the reference page: passed (no finding above info), notes (medium or low),
 /// failed (high or critical). Spec findings and suppressed findings do not count.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     Passed,
