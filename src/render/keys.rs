@@ -27,7 +27,7 @@ use crate::write::Hash;
 
 use super::context::SiteCtx;
 use super::skill_page;
-use super::topics::TopicIndex;
+use super::topics::{TopicIndex, TopicKind};
 
 /// Per-build hashes of each skill's facts, and of what other pages show of it.
 pub struct InputKeys {
@@ -146,12 +146,21 @@ impl InputKeys {
         }
         // What `skill_page::topic_links` makes of each topic: its name, and its page (from the
         // root, hashed above) when it has one.
-        for (kind, topic) in skill_page::linked_topics(catalog, index) {
-            hasher.text(kind.dir()).text(&topic.name);
-            match topic_index.of(kind).contains_key(&topic) {
-                true => hasher.text(&topic.id),
-                false => hasher.text("no page"),
-            };
+        // In the order of `skill_page::linked_topics`; a tag is named by itself
+        // ([`super::topics::tag_topic`]).
+        let topics = &catalog.relations.topics[index];
+        for tag in &topics.tags {
+            hasher.text(TopicKind::Tag.dir()).text(tag);
+            hasher.text(topic_index.tag_page(tag).unwrap_or("no page"));
+        }
+        for (kind, list) in [(TopicKind::Category, &topics.categories), (TopicKind::Product, &topics.products)] {
+            for topic in list {
+                hasher.text(kind.dir()).text(&topic.name);
+                match topic_index.of(kind).contains_key(topic) {
+                    true => hasher.text(&topic.id),
+                    false => hasher.text("no page"),
+                };
+            }
         }
         hasher.hash()
     }

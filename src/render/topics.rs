@@ -40,15 +40,20 @@ pub struct TopicIndex {
     pub categories: BTreeMap<Topic, Vec<usize>>,
     pub tags: BTreeMap<Topic, Vec<usize>>,
     pub products: BTreeMap<Topic, Vec<usize>>,
+    /// Every tag of a skill, and the id of its page when it has one: a skill page's key reads
+    /// each of its tags, and this is looked up without making the tag a topic each time.
+    tag_pages: FastMap<String, Option<String>>,
 }
+
+type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 
 impl TopicIndex {
     pub fn new(catalog: &Catalog) -> TopicIndex {
         // Gathered by borrowed name first: a topic is cloned, and a tag made a slug, once per
         // distinct topic rather than once per skill (30 ms at 60,000 skills before).
-        let mut categories: std::collections::HashMap<&Topic, Vec<usize>> = Default::default();
-        let mut products: std::collections::HashMap<&Topic, Vec<usize>> = Default::default();
-        let mut tags: std::collections::HashMap<&str, Vec<usize>> = Default::default();
+        let mut categories: FastMap<&Topic, Vec<usize>> = Default::default();
+        let mut products: FastMap<&Topic, Vec<usize>> = Default::default();
+        let mut tags: FastMap<&str, Vec<usize>> = Default::default();
         for (i, topics) in catalog.relations.topics.iter().enumerate() {
             for c in &topics.categories {
                 categories.entry(c).or_default().push(i);
@@ -60,14 +65,23 @@ impl TopicIndex {
                 tags.entry(t).or_default().push(i);
             }
         }
-        let owned = |map: std::collections::HashMap<&Topic, Vec<usize>>| -> BTreeMap<Topic, Vec<usize>> {
+        let owned = |map: FastMap<&Topic, Vec<usize>>| -> BTreeMap<Topic, Vec<usize>> {
             map.into_iter().map(|(topic, skills)| (topic.clone(), skills)).collect()
         };
-        let mut index = TopicIndex { categories: owned(categories), products: owned(products), tags: BTreeMap::new() };
+        let mut index = TopicIndex {
+            categories: owned(categories),
+            products: owned(products),
+            tags: BTreeMap::new(),
+            tag_pages: FastMap::default(),
+        };
         for (tag, skills) in tags {
-            index.tags.insert(tag_topic(tag), skills);
+            let topic = tag_topic(tag);
+            let has_page = skills.len() >= MIN_SKILLS_PER_TAG_PAGE;
+            index.tag_pages.insert(tag.to_string(), has_page.then(|| topic.id.clone()));
+            if has_page {
+                index.tags.insert(topic, skills);
+            }
         }
-        index.tags.retain(|_, skills| skills.len() >= MIN_SKILLS_PER_TAG_PAGE);
         index
     }
 
@@ -77,6 +91,11 @@ impl TopicIndex {
             TopicKind::Tag => &self.tags,
             TopicKind::Product => &self.products,
         }
+    }
+
+    /// The id of a skill's tag's page ([`tag_topic`]), if it has one.
+    pub fn tag_page(&self, tag: &str) -> Option<&str> {
+        self.tag_pages.get(tag).and_then(|id| id.as_deref())
     }
 
     /// The site path of a topic's page, if it has one.
