@@ -395,3 +395,39 @@ fn every_page_carries_a_content_security_policy_without_inline_script() {
     }
     assert!(pages > 5);
 }
+
+#[test]
+fn folders_that_would_share_a_page_address_both_get_a_page() {
+    let root = tempfile::tempdir().unwrap();
+    let catalog =
+        "title = \"T\"\nbase_url = \"https://example.org/\"\n\n[[sources]]\npath = \"repo\"\nrepo = \"acme/skills\"\n";
+    std::fs::write(root.path().join("catalog.toml"), catalog).unwrap();
+    // Three folders whose names make the same URL segment, `my-skill`; in folder order (by
+    // bytes): "My Skill" < "My-Skill" < "my-skill".
+    let folders =
+        [("My Skill", "Alpha", "my-skill"), ("My-Skill", "Bravo", "my-skill-2"), ("my-skill", "Charlie", "my-skill-3")];
+    for (folder, heading, _) in folders {
+        let dir = root.path().join("repo").join(folder);
+        std::fs::create_dir_all(&dir).unwrap();
+        let text = format!("---\nname: {}\ndescription: One of three.\n---\n\n# {heading}\n", folder.to_lowercase());
+        std::fs::write(dir.join("SKILL.md"), text).unwrap();
+    }
+    let (out, report) = build_into(root.path());
+    let site = out.path().join("site");
+    assert_eq!(report.skills, 3);
+    for (folder, heading, page) in folders {
+        let html = read(&site, &format!("acme/skills/{page}/index.html"));
+        let others = folders.iter().filter(|f| f.1 != heading);
+        let text = text_of(&html);
+        let title = text.split(" · ").next().unwrap_or_default().to_string();
+        assert!(
+            title.contains(heading) && others.clone().all(|f| !title.contains(f.1)),
+            "{page} is not {folder}'s page: {title}"
+        );
+    }
+    let taken: Vec<&str> =
+        report.diagnostics.iter().map(|d| d.message.as_str()).filter(|m| m.contains("is taken by")).collect();
+    assert_eq!(taken.len(), 2, "{taken:?}");
+    assert!(taken[0].contains("My Skill") && taken[0].contains("my-skill-2/"), "{taken:?}");
+    assert!(taken[1].contains("My Skill") && taken[1].contains("my-skill-3/"), "{taken:?}");
+}

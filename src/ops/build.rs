@@ -531,8 +531,9 @@ fn build_repo(
         }
     });
     let RepoLoad { license, loaded, reads } = load_repo(root, source, reading, read);
-    let mut skills = Vec::with_capacity(loaded.len());
-    let mut used_slugs: HashMap<String, PathBuf> = HashMap::new();
+    let mut skills: Vec<Skill> = Vec::with_capacity(loaded.len());
+    // Page address -> the skill (in `skills`) that has it.
+    let mut used_slugs: HashMap<String, usize, foldhash::fast::RandomState> = HashMap::default();
     for (entry, dir) in loaded.into_iter().zip(&source.skills) {
         let text = entry.text.unwrap_or(cache::SkillText::InMemory(String::new()));
         let (mut skill, skill_diagnostics) = match entry.value {
@@ -552,24 +553,25 @@ fn build_repo(
         }
         // Two folders that would share a URL both keep a page; the later one (in folder order,
         // so the same on every build) gets a numbered suffix.
-        let base = skill.slug.clone();
-        let mut n = 1;
-        while used_slugs.contains_key(&skill.slug) {
-            n += 1;
+        if let Some(&taken_by) = used_slugs.get(&skill.slug) {
+            let base = skill.slug.clone();
+            let mut n = 2;
             skill.slug = format!("{base}-{n}");
-        }
-        if n > 1 {
+            while used_slugs.contains_key(&skill.slug) {
+                n += 1;
+                skill.slug = format!("{base}-{n}");
+            }
             diagnostics.push(Diagnostic::warning(
                 skill.dir.skill_file_path(),
                 None,
                 format!(
                     "its page address {base}/ is taken by {}; this skill's page is {}/",
-                    used_slugs[&base].display(),
+                    skills[taken_by].dir.dir.display(),
                     skill.slug
                 ),
             ));
         }
-        used_slugs.insert(skill.slug.clone(), skill.dir.dir.clone());
+        used_slugs.insert(skill.slug.clone(), skills.len());
         skills.push(skill);
     }
     let repo = Repo {
