@@ -233,8 +233,8 @@ pub fn forget(out: &Path) {
 /// for a while when they were read, so that a write within the file system's clock tick after
 /// the read cannot go unseen.
 pub struct SkillPack<T> {
-    entries: std::collections::HashMap<String, (T, Option<SkillText>), foldhash::fast::RandomState>,
-    keys_by_stat: std::collections::HashMap<String, String, foldhash::fast::RandomState>,
+    entries: crate::FastMap<String, (T, Option<SkillText>)>,
+    keys_by_stat: crate::FastMap<String, String>,
 }
 
 /// One skill of a pack: its cache key, its folder's stat signature, what reading it yielded,

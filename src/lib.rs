@@ -22,6 +22,11 @@ pub mod scan;
 pub mod sources;
 pub mod write;
 
+/// A hash map of the project's own keys (paths, hashes, names), looked up once or more per
+/// skill or per file of the site: foldhash instead of the default SipHash, which resists
+/// crafted keys at several times the cost.
+pub type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+
 /// Drops `value` on another thread. Freeing the per-skill tables of a large catalog (hundreds
 /// of thousands of small allocations) takes tens of milliseconds that no result waits for.
 pub fn drop_later<T: Send + 'static>(value: T) {

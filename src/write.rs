@@ -15,7 +15,7 @@
 //! what is gone; then the two are exchanged. Files are never modified in place, since the two
 //! generations share unchanged files.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -57,7 +57,7 @@ struct Entry {
     len: u64,
 }
 
-type Manifest = HashMap<String, Entry, foldhash::fast::RandomState>;
+type Manifest = crate::FastMap<String, Entry>;
 
 /// The manifests a writer left, by generation, for the next writer of the same output to take
 /// instead of reading them again: `serve` keeps them between builds (a large site's two

@@ -533,7 +533,7 @@ fn build_repo(
     let RepoLoad { license, loaded, reads } = load_repo(root, source, reading, read);
     let mut skills: Vec<Skill> = Vec::with_capacity(loaded.len());
     // Page address -> the skill (in `skills`) that has it.
-    let mut used_slugs: HashMap<String, usize, foldhash::fast::RandomState> = HashMap::default();
+    let mut used_slugs: crate::FastMap<String, usize> = crate::FastMap::default();
     for (entry, dir) in loaded.into_iter().zip(&source.skills) {
         let text = entry.text.unwrap_or(cache::SkillText::InMemory(String::new()));
         let (mut skill, skill_diagnostics) = match entry.value {

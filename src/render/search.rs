@@ -15,6 +15,7 @@ use std::collections::{BTreeMap, HashMap};
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::FastMap;
 use crate::cache::Fingerprint;
 use crate::error::Result;
 use crate::model::Catalog;
@@ -182,9 +183,6 @@ fn index_key(catalog: &Catalog, order: &[usize]) -> crate::write::Hash {
     }
     key.hash()
 }
-
-/// A map looked up once or more per document (60,000 and more), of our own keys.
-type FastMap<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
 /// A filter value: (value id, value label).
 type FacetOf<'a> = (Cow<'a, str>, &'a str);

@@ -1,7 +1,6 @@
 //! The skill page's context: every section of the page, from the skill's facts.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
@@ -337,7 +336,7 @@ pub struct Shown<'a> {
 /// cards to key them.
 #[derive(Default)]
 pub struct ShownMemo {
-    pub by_skill: HashMap<Hash, Hash, foldhash::fast::RandomState>,
+    pub by_skill: crate::FastMap<Hash, Hash>,
     /// Whether the last build changed it (a skill's card was made again, or a skill is gone).
     pub changed: bool,
 }
@@ -360,7 +359,7 @@ impl<'a> Shown<'a> {
             })
             .collect();
         let made_again = keys.iter().any(|&(_, made)| made);
-        let by_skill: HashMap<Hash, Hash, foldhash::fast::RandomState> =
+        let by_skill: crate::FastMap<Hash, Hash> =
             skill_keys.iter().copied().zip(keys.iter().map(|&(key, _)| key)).collect();
         memo.changed = made_again || by_skill.len() != memo.by_skill.len();
         crate::drop_later(std::mem::replace(&mut memo.by_skill, by_skill));

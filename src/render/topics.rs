@@ -3,6 +3,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::FastMap;
 use crate::model::{Catalog, slugify};
 use crate::relate::Topic;
 
@@ -44,8 +45,6 @@ pub struct TopicIndex {
     /// each of its tags, and this is looked up without making the tag a topic each time.
     tag_pages: FastMap<String, Option<String>>,
 }
-
-type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
 
 impl TopicIndex {
     pub fn new(catalog: &Catalog) -> TopicIndex {
