@@ -326,15 +326,15 @@ impl Found<'_> {
             self.rel_path.push('/');
         }
         self.rel_path.push_str(name);
+        // The full path, for messages only.
+        let path = || dir_path.join(name);
         let meta = match self.base.stat(&self.rel_path) {
             Ok(meta) => meta,
             Err(err) => {
-                let path = dir_path.join(name);
-                self.diagnostics.push(Diagnostic::warning(&path, None, format!("cannot be read: {err}")));
+                self.diagnostics.push(Diagnostic::warning(path(), None, format!("cannot be read: {err}")));
                 return;
             }
         };
-        let path = || dir_path.join(name);
         let is_symlink = meta.kind == FileKind::Symlink;
         let is_skill_file = SKILL_FILE_NAMES.contains(&name);
         // A named pipe or device blocks or never ends when read: only files and links are listed.
@@ -474,16 +474,13 @@ impl StatBase {
                     _ => FileKind::Other,
                 };
                 // The same numbers as `modified_nanos` and `status` make of std's metadata.
-                let nanos = |secs: i64, nanos: i64| {
-                    (secs.max(0) as u64).saturating_mul(1_000_000_000).saturating_add(nanos as u64)
-                };
                 let mtime = stat.st_mtime as i64;
                 Ok(FileStat {
                     kind,
                     size: stat.st_size as u64,
-                    modified: if mtime < 0 { 0 } else { nanos(mtime, stat.st_mtime_nsec as i64) },
+                    modified: if mtime < 0 { 0 } else { since_epoch(mtime, stat.st_mtime_nsec as i64) },
                     inode: stat.st_ino as u64,
-                    changed: nanos(stat.st_ctime as i64, stat.st_ctime_nsec as i64),
+                    changed: since_epoch(stat.st_ctime as i64, stat.st_ctime_nsec as i64),
                 })
             }
             StatBase::Path(root) => std::fs::symlink_metadata(root.join(rel)).map(|meta| FileStat::of(&meta)),
@@ -491,15 +488,18 @@ impl StatBase {
     }
 }
 
+/// A time as seconds and nanoseconds since 1970, in nanoseconds; times before 1970 count from 1970.
+#[cfg(unix)]
+fn since_epoch(secs: i64, nanos: i64) -> u64 {
+    (secs.max(0) as u64).saturating_mul(1_000_000_000).saturating_add(nanos as u64)
+}
+
 /// The inode and the status-change time in nanoseconds (see [`SkillFile::changed`]).
 pub fn status(meta: &std::fs::Metadata) -> (u64, u64) {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        (
-            meta.ino(),
-            (meta.ctime().max(0) as u64).saturating_mul(1_000_000_000).saturating_add(meta.ctime_nsec() as u64),
-        )
+        (meta.ino(), since_epoch(meta.ctime(), meta.ctime_nsec()))
     }
     #[cfg(not(unix))]
     {

@@ -144,9 +144,9 @@ impl InputKeys {
                 .number(m.shared as u64)
                 .number(u64::from(m.text.to_bits()));
         }
-        // What `skill_page::topic_links` makes of each topic: its name, and its page (from the
-        // root, hashed above) when it has one.
-        // In the order of `skill_page::linked_topics`; a tag is named by itself
+        // What `skill_page::topic_links` makes of each topic, in the order of
+        // `skill_page::linked_topics`: its name, and its page when it has one (linked from the
+        // page's root, which follows from the skill's address). A tag is named by itself
         // ([`super::topics::tag_topic`]).
         let topics = &catalog.relations.topics[index];
         for tag in &topics.tags {

@@ -179,19 +179,14 @@ pub fn render_site(
     shown_memo: &mut skill_page::ShownMemo,
 ) -> Result<RenderStats> {
     let has_feed = catalog.skills.iter().any(|s| s.history.first_seen.is_some());
-    // A page's own part of its `SiteCtx`: its way back to the root and its canonical address.
-    let address = |page_dir: &str| (urls::path_to_root(page_dir), urls::absolute(&catalog.config.base_url, page_dir));
-    let site = |page_dir: &str| {
-        let (root, canonical) = address(page_dir);
-        SiteCtx {
-            title: catalog.config.title.clone(),
-            description: catalog.config.description.clone(),
-            root,
-            canonical,
-            version: env!("CARGO_PKG_VERSION"),
-            has_report: !catalog.diagnostics.is_empty(),
-            has_feed,
-        }
+    let site = |page_dir: &str| SiteCtx {
+        title: catalog.config.title.clone(),
+        description: catalog.config.description.clone(),
+        root: urls::path_to_root(page_dir),
+        canonical: urls::absolute(&catalog.config.base_url, page_dir),
+        version: env!("CARGO_PKG_VERSION"),
+        has_report: !catalog.diagnostics.is_empty(),
+        has_feed,
     };
     let topic_index = topics::TopicIndex::new(catalog);
     // Every HTML page's folder, for the sitemap.
@@ -227,13 +222,12 @@ pub fn render_site(
         // The page's context is made only when the page is rendered.
         let inputs = input_keys.skill_page(catalog, &topic_index, &frame, index);
         renderer.page_from_inputs(out, &format!("{dir}index.html"), "skill.html", inputs, || {
-            let (root, mut canonical) = address(&dir);
+            let mut site = site(&dir);
             // Identical copies name the copy first seen as the canonical page.
             if let Some(first) = skill.copies.canonical.filter(|&first| first != index) {
                 let first = &catalog.skills[first];
-                canonical = urls::absolute(&catalog.config.base_url, &first.url_path(&catalog.repos[first.repo]));
+                site.canonical = urls::absolute(&catalog.config.base_url, &first.url_path(&catalog.repos[first.repo]));
             }
-            let site = SiteCtx { root, canonical, ..site(&dir) };
             Ok(SkillPage { site, skill: skill_page::skill_ctx(catalog, &topic_index, &shown, index)? })
         })?;
         if skill.analysis.license.redistributable {
