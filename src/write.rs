@@ -15,8 +15,6 @@
 //! what is gone; then the two are exchanged. Files are never modified in place, since the two
 //! generations share unchanged files.
 
-use std::collections::BTreeMap;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -57,21 +55,22 @@ struct Entry {
     len: u64,
 }
 
-type Manifest = crate::FastMap<String, Entry>;
+mod manifest;
+use manifest::Manifest;
 
 /// The manifests a writer left, by generation, for the next writer of the same output to take
 /// instead of reading them again: `serve` keeps them between builds (a large site's two
 /// manifests are 117,000 lines each). A generation not held here is read from disk.
 #[derive(Default)]
 pub struct Manifests {
-    held: Vec<(String, std::thread::JoinHandle<Manifest>)>,
+    held: Vec<(String, Manifest)>,
 }
 
 impl Manifests {
     /// The manifest of `generation`, when held.
     fn take(&mut self, generation: &str) -> Option<Manifest> {
         let at = self.held.iter().position(|(id, _)| id == generation)?;
-        self.held.swap_remove(at).1.join().ok()
+        Some(self.held.swap_remove(at).1)
     }
 }
 
@@ -189,15 +188,14 @@ impl SiteWriter {
     pub fn write_page(&self, path: &str, key: Hash, render: impl FnOnce() -> Result<String>) -> Result<()> {
         // The same page minified or not is a different file.
         let key = if self.minify { key } else { hash_parts(&[&key[..], b"as rendered"]) };
-        if let Some(entry) = self.published.get(path).filter(|e| e.key == Some(key)) {
-            let entry = *entry;
-            if self.place_published(path, entry.content)? {
-                self.record(path, entry);
-                if path.ends_with(".html") {
-                    self.reused.fetch_add(1, Ordering::Relaxed);
-                }
-                return Ok(());
+        if let Some(entry) = self.published.get(path).filter(|e| e.key == Some(key))
+            && self.place_published(path, entry.content)?
+        {
+            self.record(path, entry);
+            if path.ends_with(".html") {
+                self.reused.fetch_add(1, Ordering::Relaxed);
             }
+            return Ok(());
         }
         self.write_keyed(path, Some(key), render()?.as_bytes())
     }
@@ -211,9 +209,8 @@ impl SiteWriter {
     /// Keeps every file the published site holds of `group` (see [`SiteWriter::write_in_group`]);
     /// returns false, keeping nothing, when it holds none or one of them is gone.
     pub fn keep_group(&self, group: Hash) -> Result<bool> {
-        let members: Vec<(&String, Entry)> =
-            self.published.iter().filter(|(_, e)| e.key == Some(group)).map(|(p, e)| (p, *e)).collect();
-        let all_there = |(path, _): &(&String, Entry)| {
+        let members: Vec<(&str, Entry)> = self.published.iter().filter(|(_, e)| e.key == Some(group)).collect();
+        let all_there = |(path, _): &(&str, Entry)| {
             checked_relative(path).is_ok_and(|relative| self.target.join(relative).is_file())
         };
         if members.is_empty() || !members.iter().all(all_there) {
@@ -339,13 +336,11 @@ impl SiteWriter {
             }
         }
         let target = self.target.clone();
-        // The new generation's manifest is made into a map on another thread, while the caller
-        // goes on; the old published one becomes the older generation's.
+        // The old published manifest becomes the older generation's.
         let mut manifests = Manifests::default();
-        manifests.held.push((generation.clone(), std::thread::spawn(move || next.into_iter().collect())));
+        manifests.held.push((generation.clone(), next));
         if let Some(previous) = previous.filter(|id| *id != generation) {
-            let published = std::mem::take(&mut self.published);
-            manifests.held.push((previous, std::thread::spawn(move || published)));
+            manifests.held.push((previous, std::mem::take(&mut self.published)));
         }
         crate::drop_later(self);
         Ok((target, stats, manifests))
@@ -361,12 +356,13 @@ impl SiteWriter {
         if writer.published.is_empty() {
             return Ok(());
         }
-        let linked = writer.published.par_iter().try_for_each(|(path, entry)| {
+        let files: Vec<(&str, Entry)> = writer.published.iter().collect();
+        let linked = files.into_par_iter().try_for_each(|(path, entry)| {
             if !writer.place_published(path, entry.content)? {
                 // Gone from the published site: the next build writes it.
                 return Err(Error::Output(format!("{path} is missing from the published site")));
             }
-            writer.record(path, *entry);
+            writer.record(path, entry);
             Ok(())
         });
         // An unfinished mirror is left without its marker: the next build starts it afresh.
@@ -385,19 +381,19 @@ impl SiteWriter {
     }
 
     /// [`SiteWriter::seal`], returning the new generation's manifest too.
-    fn seal_keeping(&self) -> Result<(String, BTreeMap<String, Entry>)> {
+    fn seal_keeping(&self) -> Result<(String, Manifest)> {
         use rayon::prelude::*;
         let mut recorded = std::mem::take(&mut *self.next.lock().expect("not poisoned"));
-        // Sorted in parallel first: the map is then built from a sorted run.
+        // Sorted in parallel (stable: of a path recorded twice, the last record counts).
         recorded.par_sort_by(|a, b| a.0.cmp(&b.0));
         let recorded_paths = recorded.len();
-        let next: BTreeMap<String, Entry> = recorded.into_iter().collect();
+        let next = Manifest::from_sorted(recorded);
         // Each path recorded once, and every path of the older generation among them: nothing
         // is gone. A path recorded twice would be counted twice, so then every path is checked.
         let all_kept = next.len() == recorded_paths && self.staged_kept.load(Ordering::Relaxed) == self.staged.len();
-        let gone: Vec<&String> = match all_kept {
+        let gone: Vec<&str> = match all_kept {
             true => Vec::new(),
-            false => self.staged.par_iter().map(|(p, _)| p).filter(|p| !next.contains_key(*p)).collect(),
+            false => self.staged.iter().map(|(p, _)| p).filter(|p| !next.contains_key(p)).collect(),
         };
         let mut emptied = Vec::new();
         for path in gone {
@@ -418,7 +414,7 @@ impl SiteWriter {
             }
         }
 
-        let generation = manifest_id(&next);
+        let generation = generation_id(&next);
         let manifests = manifests_dir(&self.target);
         write_manifest(&manifests, &generation, &next)?;
         let marker = self.staging.join(MARKER_FILE);
@@ -462,11 +458,12 @@ pub fn generation_of(dir: &Path) -> Option<String> {
     (id.len() == 32 && id.bytes().all(|b| b.is_ascii_hexdigit())).then(|| id.to_string())
 }
 
-/// A generation is named by the hash of its manifest, so the same site is the same generation
-/// and the marker file is the same on every build of the same input.
-fn manifest_id(next: &BTreeMap<String, Entry>) -> String {
+/// A generation is named by the hash of its files' paths and contents, so the same site is the
+/// same generation and the marker file is the same on every build of the same input, whatever
+/// the render keys.
+fn generation_id(manifest: &Manifest) -> String {
     let mut hasher = blake3::Hasher::new();
-    for (path, entry) in next {
+    for (path, entry) in manifest.iter() {
         hasher.update(path.as_bytes());
         hasher.update(&[0]);
         hasher.update(&entry.content);
@@ -474,64 +471,18 @@ fn manifest_id(next: &BTreeMap<String, Entry>) -> String {
     hex(&hasher.finalize().as_bytes()[..16])
 }
 
-/// One line per file: `content-hash key-hash-or-dash length path`.
-fn write_manifest(dir: &Path, id: &str, entries: &BTreeMap<String, Entry>) -> Result<()> {
-    use rayon::prelude::*;
-    use std::fmt::Write as _;
+/// Stores a manifest as `.NAME.manifests/<generation>`.
+fn write_manifest(dir: &Path, id: &str, manifest: &Manifest) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| Error::io(dir, e))?;
-    // Formatted in pieces in parallel (a large site's manifest is 117,000 lines), then written
-    // in order.
-    let entries: Vec<(&String, &Entry)> = entries.iter().collect();
-    let pieces: Vec<String> = entries
-        .par_chunks(4096)
-        .map(|chunk| {
-            let mut text = String::with_capacity(chunk.len() * 120);
-            for (path, entry) in chunk {
-                push_hex(&mut text, &entry.content);
-                text.push(' ');
-                match &entry.key {
-                    Some(key) => push_hex(&mut text, key),
-                    None => text.push('-'),
-                }
-                let _ = write!(text, " {} ", entry.len);
-                text.push_str(path);
-                text.push('\n');
-            }
-            text
-        })
-        .collect();
     let (file, temp) = (dir.join(id), dir.join(format!("{id}.tmp")));
-    let mut out = std::fs::File::create(&temp).map_err(|e| Error::io(&temp, e))?;
-    for piece in &pieces {
-        out.write_all(piece.as_bytes()).map_err(|e| Error::io(&temp, e))?;
-    }
-    drop(out);
+    std::fs::write(&temp, manifest.bytes()).map_err(|e| Error::io(&temp, e))?;
     std::fs::rename(&temp, &file).map_err(|e| Error::io(&file, e))
 }
 
 /// A manifest as written by [`write_manifest`]; none when missing or damaged (the build then
-/// writes every file). A large site's holds 117,000 lines; the two a build reads are read at
-/// once, each parsed straight into its map (parsing pieces in parallel first took as long, and
-/// 35 MB more at that size).
+/// writes every file).
 fn read_manifest(dir: &Path, id: &str) -> Option<Manifest> {
-    let text = std::fs::read_to_string(dir.join(id)).ok()?;
-    let mut manifest = Manifest::with_capacity_and_hasher(text.len() / 100, Default::default());
-    for line in text.lines() {
-        let (path, entry) = parse_manifest_line(line)?;
-        manifest.insert(path, entry);
-    }
-    Some(manifest)
-}
-
-fn parse_manifest_line(line: &str) -> Option<(String, Entry)> {
-    let mut parts = line.splitn(4, ' ');
-    let content = unhex(parts.next()?)?;
-    let key = match parts.next()? {
-        "-" => None,
-        key => Some(unhex(key)?),
-    };
-    let len = parts.next()?.parse().ok()?;
-    Some((parts.next()?.to_string(), Entry { content, key, len }))
+    Manifest::parse(std::fs::read(dir.join(id)).ok()?)
 }
 
 pub fn hex(bytes: &[u8]) -> String {
@@ -812,15 +763,10 @@ mod tests {
         assert_eq!(run(true), run(false));
     }
 
-    /// Waits for the manifests handed over, checks them out and puts them back for the next build.
+    /// Checks out the manifests handed over and puts them back for the next build.
     fn known_of(manifests: Manifests, known: &mut Manifests) -> Vec<(String, Manifest)> {
-        let ready: Vec<(String, Manifest)> =
-            manifests.held.into_iter().map(|(id, made)| (id, made.join().unwrap())).collect();
-        for (id, manifest) in &ready {
-            let manifest = manifest.clone();
-            known.held.push((id.clone(), std::thread::spawn(move || manifest)));
-        }
-        ready
+        known.held.extend(manifests.held.iter().cloned());
+        manifests.held
     }
 
     #[test]
