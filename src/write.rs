@@ -58,6 +58,13 @@ struct Entry {
 mod manifest;
 use manifest::Manifest;
 
+/// What the published generation and the older one hold at one path.
+#[derive(Debug, Clone, Copy)]
+struct Held {
+    published: Option<Entry>,
+    staged: Option<Entry>,
+}
+
 /// The manifests a writer left, by generation, for the next writer of the same output to take
 /// instead of reading them again: `serve` keeps them between builds (a large site's two
 /// manifests are 117,000 lines each). A generation not held here is read from disk.
@@ -188,16 +195,17 @@ impl SiteWriter {
     pub fn write_page(&self, path: &str, key: Hash, render: impl FnOnce() -> Result<String>) -> Result<()> {
         // The same page minified or not is a different file.
         let key = if self.minify { key } else { hash_parts(&[&key[..], b"as rendered"]) };
-        if let Some(entry) = self.published.get(path).filter(|e| e.key == Some(key))
-            && self.place_published(path, entry.content)?
+        let held = self.held(path);
+        if let Some(entry) = held.published.filter(|e| e.key == Some(key))
+            && self.place_published(path, entry.content, held)?
         {
-            self.record(path, entry);
+            self.record(path, entry, held);
             if path.ends_with(".html") {
                 self.reused.fetch_add(1, Ordering::Relaxed);
             }
             return Ok(());
         }
-        self.write_keyed(path, Some(key), render()?.as_bytes())
+        self.write_held(path, Some(key), render()?.as_bytes(), held)
     }
 
     /// Writes one file of a group: files made together from one key (the search index's
@@ -210,6 +218,7 @@ impl SiteWriter {
     /// returns false, keeping nothing, when it holds none or one of them is gone.
     pub fn keep_group(&self, group: Hash) -> Result<bool> {
         let members: Vec<(&str, Entry)> = self.published.iter().filter(|(_, e)| e.key == Some(group)).collect();
+        let held = |path: &str, entry: Entry| Held { published: Some(entry), staged: self.staged.get(path) };
         let all_there = |(path, _): &(&str, Entry)| {
             checked_relative(path).is_ok_and(|relative| self.target.join(relative).is_file())
         };
@@ -217,16 +226,26 @@ impl SiteWriter {
             return Ok(false);
         }
         for (path, entry) in members {
-            if !self.place_published(path, entry.content)? {
+            let held = held(path, entry);
+            if !self.place_published(path, entry.content, held)? {
                 let full = self.target.join(checked_relative(path)?);
                 return Err(Error::io(&full, std::io::Error::from(std::io::ErrorKind::NotFound)));
             }
-            self.record(path, entry);
+            self.record(path, entry, held);
         }
         Ok(true)
     }
 
+    /// What the two generations on disk hold at `path`, looked up once per file written.
+    fn held(&self, path: &str) -> Held {
+        Held { published: self.published.get(path), staged: self.staged.get(path) }
+    }
+
     fn write_keyed(&self, path: &str, key: Option<Hash>, bytes: &[u8]) -> Result<()> {
+        self.write_held(path, key, bytes, self.held(path))
+    }
+
+    fn write_held(&self, path: &str, key: Option<Hash>, bytes: &[u8], held: Held) -> Result<()> {
         let relative = checked_relative(path)?;
         let minified;
         let bytes = if self.minify && path.ends_with(".html") {
@@ -237,29 +256,29 @@ impl SiteWriter {
         };
         let content = hash_bytes(bytes);
         let entry = Entry { content, key, len: bytes.len() as u64 };
-        if !self.place_published(path, content)? {
+        if !self.place_published(path, content, held)? {
             let full = self.staging.join(relative);
-            self.make_room(path, &full)?;
+            self.make_room(&full, held)?;
             std::fs::write(&full, bytes).map_err(|e| Error::io(&full, e))?;
             self.written.fetch_add(1, Ordering::Relaxed);
         }
-        self.record(path, entry);
+        self.record(path, entry, held);
         Ok(())
     }
 
     /// Puts the file with `content` at `path` in the staging folder without writing its bytes,
     /// when it is there already or the published site has it (hard-linked, or copied where
     /// links are not available). False when neither holds it.
-    fn place_published(&self, path: &str, content: Hash) -> Result<bool> {
-        if self.staged.get(path).is_some_and(|e| e.content == content) {
+    fn place_published(&self, path: &str, content: Hash, held: Held) -> Result<bool> {
+        if held.staged.is_some_and(|e| e.content == content) {
             return Ok(true);
         }
-        if self.published.get(path).is_none_or(|e| e.content != content) {
+        if held.published.is_none_or(|e| e.content != content) {
             return Ok(false);
         }
         let relative = checked_relative(path)?;
         let (from, to) = (self.target.join(&relative), self.staging.join(&relative));
-        self.make_room(path, &to)?;
+        self.make_room(&to, held)?;
         if std::fs::hard_link(&from, &to).is_ok() || std::fs::copy(&from, &to).is_ok() {
             return Ok(true);
         }
@@ -269,8 +288,8 @@ impl SiteWriter {
 
     /// Makes the parent folder, and removes what the older generation had at `full`: files are
     /// replaced, never changed in place, since the two generations share unchanged files.
-    fn make_room(&self, path: &str, full: &Path) -> Result<()> {
-        if self.staged.contains_key(path) {
+    fn make_room(&self, full: &Path, held: Held) -> Result<()> {
+        if held.staged.is_some() {
             match std::fs::remove_file(full) {
                 Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(Error::io(full, e)),
                 _ => {}
@@ -281,8 +300,8 @@ impl SiteWriter {
         Ok(())
     }
 
-    fn record(&self, path: &str, entry: Entry) {
-        if self.staged.contains_key(path) {
+    fn record(&self, path: &str, entry: Entry, held: Held) {
+        if held.staged.is_some() {
             self.staged_kept.fetch_add(1, Ordering::Relaxed);
         }
         self.next.lock().expect("not poisoned").push((path.to_string(), entry));
@@ -358,11 +377,12 @@ impl SiteWriter {
         }
         let files: Vec<(&str, Entry)> = writer.published.iter().collect();
         let linked = files.into_par_iter().try_for_each(|(path, entry)| {
-            if !writer.place_published(path, entry.content)? {
+            let held = Held { published: Some(entry), staged: writer.staged.get(path) };
+            if !writer.place_published(path, entry.content, held)? {
                 // Gone from the published site: the next build writes it.
                 return Err(Error::Output(format!("{path} is missing from the published site")));
             }
-            writer.record(path, entry);
+            writer.record(path, entry, held);
             Ok(())
         });
         // An unfinished mirror is left without its marker: the next build starts it afresh.
