@@ -222,8 +222,9 @@ pub fn forget(out: &Path) {
 /// whole when any of its skills changed; at a few hundred skills per repository that is a few
 /// megabytes.
 ///
-/// The file is a header, the entries (MessagePack: smaller and quicker to read and write than
-/// JSON for a cache nobody reads by hand), then every skill's SKILL.md text. Loading reads the
+/// The file is a header, the entries (postcard: every build decodes all of them, and postcard,
+/// which writes no field names or type tags, decodes them in about half the time MessagePack
+/// took), then every skill's SKILL.md text. Loading reads the
 /// entries only: text is most of what a skill weighs, and is read one skill at a time when a
 /// page needs it ([`SkillText`]).
 ///
@@ -248,7 +249,7 @@ pub struct PackEntry<T> {
 
 /// A pack file starts with this, then a 16-byte id (a hash of the entries, which names the
 /// pack), the entries' length in bytes and their checksum ([`pack_check`]).
-const PACK_MAGIC: &[u8; 8] = b"catpack\x02";
+const PACK_MAGIC: &[u8; 8] = b"catpack\x03";
 const PACK_HEADER: u64 = 8 + 16 + 8 + 8;
 
 /// What a pack's entries are checked with when loaded: xxh3 rather than blake3 again, since it
@@ -383,7 +384,7 @@ impl<T: Serialize + serde::de::DeserializeOwned> SkillPack<T> {
         }
         let listed: Vec<(&str, &Option<String>, &T, &Option<TextSpan>)> =
             entries.iter().zip(&spans).map(|(e, span)| (e.key.as_str(), &e.stat, &e.value, span)).collect();
-        let Ok(encoded) = rmp_serde::to_vec(&listed) else { return };
+        let Ok(encoded) = postcard::to_allocvec(&listed) else { return };
         let id = hash_bytes(&encoded);
         let path = Self::path(root, repo);
         let saved = write_whole_with(&path, |file| {
@@ -430,7 +431,7 @@ fn read_entries<T: serde::de::DeserializeOwned>(
     if pack_check(&id, &encoded) != check {
         return None;
     }
-    Some((id, PACK_HEADER + len, rmp_serde::from_slice(&encoded).ok()?))
+    Some((id, PACK_HEADER + len, postcard::from_bytes(&encoded).ok()?))
 }
 
 /// A pack's id, its entries' length and their checksum, from the start of its file.
@@ -505,7 +506,8 @@ pub fn save_similar(root: &Path, memo: crate::relate::SimilarMemo) {
     }
 }
 
-/// A value kept as it was encoded in a skill pack (MessagePack) until it is first read: most
+/// A value kept as it was encoded (MessagePack, which unlike the pack's own format reads the
+/// flattened and tagged fields of a scan report) until it is first read: most
 /// of a cached skill is read only when its own page is rendered again, and decoding every
 /// skill's whole record was most of the time a rebuild spent loading the cache. Made with
 /// [`Deferred::new`], it holds the value itself; encoded again, it gives the same bytes.
