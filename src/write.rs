@@ -67,7 +67,7 @@ struct Held {
 
 /// The manifests a writer left, by generation, for the next writer of the same output to take
 /// instead of reading them again: `serve` keeps them between builds (a large site's two
-/// manifests are 117,000 lines each). A generation not held here is read from disk.
+/// manifests list 117,000 files each). A generation not held here is read from disk.
 #[derive(Default)]
 pub struct Manifests {
     held: Vec<(String, Manifest)>,

@@ -139,7 +139,7 @@ fn build_in(
     // A build that fails from here on leaves an output the record no longer describes.
     cache::forget(&out_dir);
     let known = session.as_deref_mut().map(|session| std::mem::take(&mut session.manifests)).unwrap_or_default();
-    // The writer reads the last site's manifests (117,000 lines each at 60,000 skills) while the
+    // The writer reads the last site's manifests (117,000 files each at 60,000 skills) while the
     // catalog is assembled, whose joining and relating leave a core idle.
     let (writer, (catalog, Reads { skills_read, skills_hashed }, sources, kept)) = rayon::join(
         || SiteWriter::begin_with(&out_dir, options.minify, known),
