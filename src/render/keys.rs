@@ -27,7 +27,7 @@ use crate::write::Hash;
 
 use super::context::SiteCtx;
 use super::skill_page;
-use super::topics::{TopicIndex, TopicKind};
+use super::topics::TopicIndex;
 
 /// Per-build hashes of each skill's facts, and of what other pages show of it.
 pub struct InputKeys {
@@ -144,23 +144,11 @@ impl InputKeys {
                 .number(m.shared as u64)
                 .number(u64::from(m.text.to_bits()));
         }
-        // What `skill_page::topic_links` makes of each topic, in the order of
-        // `skill_page::linked_topics`: its name, and its page when it has one (linked from the
-        // page's root, which follows from the skill's address). A tag is named by itself
-        // ([`super::topics::tag_topic`]).
-        let topics = &catalog.relations.topics[index];
-        for tag in &topics.tags {
-            hasher.text(TopicKind::Tag.dir()).text(tag);
-            hasher.text(topic_index.tag_page(tag).unwrap_or("no page"));
-        }
-        for (kind, list) in [(TopicKind::Category, &topics.categories), (TopicKind::Product, &topics.products)] {
-            for topic in list {
-                hasher.text(kind.dir()).text(&topic.name);
-                match topic_index.of(kind).contains_key(topic) {
-                    true => hasher.text(&topic.id),
-                    false => hasher.text("no page"),
-                };
-            }
+        // The topics the page links, as `skill_page::topic_links` reads them: each one's name,
+        // and its page when it has one (linked from the page's root, which follows from the
+        // skill's address).
+        for (kind, name, page) in skill_page::linked_topics(catalog, topic_index, index) {
+            hasher.text(kind.dir()).text(name).text(page.unwrap_or("no page"));
         }
         hasher.hash()
     }

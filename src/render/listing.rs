@@ -136,7 +136,7 @@ impl Listings<'_> {
                 TopicKind::Product => format!("Skills that work with {}", topic.name),
             };
             let intro = format!("{} skill{}.", skills.len(), if skills.len() == 1 { "" } else { "s" });
-            let base = format!("{}/{}/", kind.dir(), topic.id);
+            let base = kind.page_dir(&topic.id);
             self.write_listing(&base, &heading, &intro, (kind.plural(), &index_dir), &skills)
         });
         let listings: Vec<Vec<String>> = listings.collect::<Result<_>>()?;

@@ -1,6 +1,5 @@
 //! The skill page's context: every section of the page, from the skill's facts.
 
-use std::borrow::Cow;
 use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
@@ -15,7 +14,7 @@ use crate::write::Hash;
 use super::context::*;
 use super::keys;
 use super::markdown::{self, LinkBase};
-use super::topics::{TopicIndex, TopicKind, tag_topic};
+use super::topics::{TopicIndex, TopicKind};
 use super::urls::{about_words, compact_count, file_size, grouped, path_to_root};
 use crate::relate::Topic;
 
@@ -230,12 +229,24 @@ pub fn more_from_repo(catalog: &Catalog, index: usize) -> impl Iterator<Item = u
     repo.skills.iter().copied().filter(move |&other| other != index).take(MORE_FROM_REPO)
 }
 
-/// The topics skill `index`'s page links: its tags, then its categories, then its products.
-pub fn linked_topics(catalog: &Catalog, index: usize) -> impl Iterator<Item = (TopicKind, Cow<'_, Topic>)> {
+/// The topics skill `index`'s page links, in order (its tags, then its categories, then its
+/// products): each topic's kind, its name and the id of its page when it has one. The page's
+/// key hashes exactly these ([`keys::InputKeys::skill_page`]). A tag is named by itself, and
+/// its page is its slug's ([`super::topics::tag_topic`]).
+pub fn linked_topics<'a>(
+    catalog: &'a Catalog,
+    topic_index: &'a TopicIndex,
+    index: usize,
+) -> impl Iterator<Item = (TopicKind, &'a str, Option<&'a str>)> {
     let topics = &catalog.relations.topics[index];
-    let tags = topics.tags.iter().map(|t| (TopicKind::Tag, Cow::Owned(tag_topic(t))));
-    let categories = topics.categories.iter().map(|c| (TopicKind::Category, Cow::Borrowed(c)));
-    tags.chain(categories).chain(topics.products.iter().map(|p| (TopicKind::Product, Cow::Borrowed(p))))
+    let tags = topics.tags.iter().map(|tag| (TopicKind::Tag, tag.as_str(), topic_index.tag_page(tag)));
+    let listed = move |kind: TopicKind| {
+        move |topic: &'a Topic| {
+            (kind, topic.name.as_str(), topic_index.of(kind).contains_key(topic).then_some(topic.id.as_str()))
+        }
+    };
+    tags.chain(topics.categories.iter().map(listed(TopicKind::Category)))
+        .chain(topics.products.iter().map(listed(TopicKind::Product)))
 }
 
 /// The skill's tags, categories and products, linked to their pages when they have one.
@@ -246,10 +257,10 @@ pub fn topic_links(
     root: &str,
 ) -> (Vec<TopicLink>, Vec<TopicLink>, Vec<TopicLink>) {
     let (mut tags, mut categories, mut products) = (Vec::new(), Vec::new(), Vec::new());
-    for (kind, topic) in linked_topics(catalog, index) {
+    for (kind, name, page) in linked_topics(catalog, topic_index, index) {
         let link = TopicLink {
-            name: topic.name.clone(),
-            href: topic_index.page(kind, &topic).map(|p| format!("{root}{p}")).unwrap_or_default(),
+            name: name.to_string(),
+            href: page.map(|id| format!("{root}{}", kind.page_dir(id))).unwrap_or_default(),
         };
         match kind {
             TopicKind::Tag => tags.push(link),

@@ -27,6 +27,11 @@ impl TopicKind {
         }
     }
 
+    /// The site path of the page of the topic with `id`.
+    pub fn page_dir(self, id: &str) -> String {
+        format!("{}/{id}/", self.dir())
+    }
+
     pub fn plural(self) -> &'static str {
         match self {
             TopicKind::Category => "Categories",
@@ -95,11 +100,6 @@ impl TopicIndex {
     /// The id of a skill's tag's page ([`tag_topic`]), if it has one.
     pub fn tag_page(&self, tag: &str) -> Option<&str> {
         self.tag_pages.get(tag).and_then(|id| id.as_deref())
-    }
-
-    /// The site path of a topic's page, if it has one.
-    pub fn page(&self, kind: TopicKind, topic: &Topic) -> Option<String> {
-        self.of(kind).contains_key(topic).then(|| format!("{}/{}/", kind.dir(), topic.id))
     }
 }
 
