@@ -42,22 +42,21 @@ impl Manifest {
         let size = entries.iter().map(|(path, _)| HEAD + path.len()).sum::<usize>();
         let mut bytes = Vec::with_capacity(MAGIC.len() + size);
         bytes.extend_from_slice(MAGIC);
-        let mut index = HashTable::with_capacity(entries.len());
+        let mut offsets = Vec::with_capacity(entries.len());
         let mut entries = entries.into_iter().peekable();
         while let Some((path, entry)) = entries.next() {
             if entries.peek().is_some_and(|(next, _)| *next == path) {
                 continue;
             }
-            let at = bytes.len();
+            offsets.push(bytes.len());
             bytes.extend_from_slice(&entry.content);
             bytes.push(u8::from(entry.key.is_some()));
             bytes.extend_from_slice(&entry.key.unwrap_or_default());
             bytes.extend_from_slice(&entry.len.to_le_bytes());
             bytes.extend_from_slice(&(path.len() as u32).to_le_bytes());
             bytes.extend_from_slice(path.as_bytes());
-            index.insert_unique(hash_path(path.as_bytes()), at, |&at| hash_path(path_at(&bytes, at)));
         }
-        Manifest { bytes, index }
+        Manifest::indexed(bytes, offsets)
     }
 
     /// A manifest from a file's bytes as [`Manifest::bytes`] gave them; none when they are not
@@ -83,11 +82,22 @@ impl Manifest {
             previous = path;
             at += HEAD + path_len;
         }
+        Some(Manifest::indexed(bytes, offsets))
+    }
+
+    /// The manifest of `bytes`, whose records (each path once) start at `offsets`.
+    fn indexed(bytes: Vec<u8>, offsets: Vec<usize>) -> Manifest {
         let mut index = HashTable::with_capacity(offsets.len());
         for at in offsets {
             index.insert_unique(hash_path(path_at(&bytes, at)), at, |&at| hash_path(path_at(&bytes, at)));
         }
-        Some(Manifest { bytes, index })
+        Manifest { bytes, index }
+    }
+
+    /// The offset of `path`'s record.
+    fn find(&self, path: &str) -> Option<usize> {
+        let path = path.as_bytes();
+        self.index.find(hash_path(path), |&at| path_at(&self.bytes, at) == path).copied()
     }
 
     /// What the file is stored as.
@@ -96,14 +106,11 @@ impl Manifest {
     }
 
     pub fn get(&self, path: &str) -> Option<Entry> {
-        let path = path.as_bytes();
-        let at = self.index.find(hash_path(path), |&at| path_at(&self.bytes, at) == path)?;
-        Some(entry_at(&self.bytes, *at))
+        self.find(path).map(|at| entry_at(&self.bytes, at))
     }
 
     pub fn contains_key(&self, path: &str) -> bool {
-        let path = path.as_bytes();
-        self.index.find(hash_path(path), |&at| path_at(&self.bytes, at) == path).is_some()
+        self.find(path).is_some()
     }
 
     pub fn len(&self) -> usize {
