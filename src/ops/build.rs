@@ -554,13 +554,11 @@ fn build_repo(
         // Two folders that would share a URL both keep a page; the later one (in folder order,
         // so the same on every build) gets a numbered suffix.
         if let Some(&taken_by) = used_slugs.get(&skill.slug) {
-            let base = skill.slug.clone();
-            let mut n = 2;
-            skill.slug = format!("{base}-{n}");
-            while used_slugs.contains_key(&skill.slug) {
-                n += 1;
-                skill.slug = format!("{base}-{n}");
-            }
+            let base = std::mem::take(&mut skill.slug);
+            skill.slug = (2..)
+                .map(|n| format!("{base}-{n}"))
+                .find(|slug| !used_slugs.contains_key(slug))
+                .expect("a free number");
             diagnostics.push(Diagnostic::warning(
                 skill.dir.skill_file_path(),
                 None,
