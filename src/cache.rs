@@ -524,7 +524,8 @@ impl<T: serde::de::DeserializeOwned + Default> Deferred<T> {
     }
 
     /// The value, decoded on first use; the default when the bytes do not decode (a pack's
-    /// entries are checked against its id before they are used, so that is damage in memory).
+    /// entries are checked against its checksum before they are used, so that is damage in
+    /// memory).
     pub fn get(&self) -> &T {
         self.value.get_or_init(|| {
             Box::new(self.encoded.as_deref().and_then(|b| rmp_serde::from_slice(b).ok()).unwrap_or_default())
