@@ -39,18 +39,19 @@ pub fn stats(root: &Path, options: &StatsOptions) -> Result<StatsReport> {
     if let Some(problem) = problem {
         return Err(Error::Output(format!("{problem}; fix it before refreshing it")));
     }
-    let agent: ureq::Agent = ureq::Agent::config_builder()
-        .timeout_global(Some(Duration::from_secs(30)))
-        .http_status_as_error(false)
+    // The HTTP client git fetching already uses (reqwest, blocking), rather than a second one.
+    crate::sources::fetch::https_ready();
+    let client = reqwest::blocking::Client::builder()
+        .timeout(Duration::from_secs(30))
         .user_agent(concat!("catalog/", env!("CARGO_PKG_VERSION")))
         .build()
-        .into();
+        .map_err(|err| Error::Output(format!("cannot set up an HTTPS client: {err}")))?;
     let mut report = StatsReport::default();
     let mut repos: Vec<&str> = config.sources.iter().map(|s| s.repo.as_str()).collect();
     repos.sort_unstable();
     repos.dedup();
     for repo in repos {
-        match fetch_one(&agent, &options.api, token, repo) {
+        match fetch_one(&client, &options.api, token, repo) {
             Ok(figures) => {
                 report.updated.push((repo.to_string(), figures.stars.unwrap_or(0)));
                 data.insert(repo.to_string(), figures);
@@ -64,17 +65,22 @@ pub fn stats(root: &Path, options: &StatsOptions) -> Result<StatsReport> {
     Ok(report)
 }
 
-fn fetch_one(agent: &ureq::Agent, api: &str, token: &str, repo: &str) -> std::result::Result<RepoFigures, String> {
+fn fetch_one(
+    client: &reqwest::blocking::Client,
+    api: &str,
+    token: &str,
+    repo: &str,
+) -> std::result::Result<RepoFigures, String> {
     let url = format!("{}/repos/{repo}", api.trim_end_matches('/'));
-    let mut response = agent
+    let response = client
         .get(&url)
         .header("Accept", "application/vnd.github+json")
         .header("X-GitHub-Api-Version", "2022-11-28")
-        .header("Authorization", &format!("Bearer {token}"))
-        .call()
+        .bearer_auth(token)
+        .send()
         .map_err(|err| format!("cannot reach {api}: {err}"))?;
     let status = response.status().as_u16();
-    let body = response.body_mut().read_to_string().map_err(|err| format!("reading the answer: {err}"))?;
+    let body = response.text().map_err(|err| format!("reading the answer: {err}"))?;
     match status {
         200 => {}
         401 => return Err("the token was refused (401): check GITHUB_TOKEN".into()),

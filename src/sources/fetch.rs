@@ -40,14 +40,20 @@ impl CachePaths {
     }
 }
 
-/// Fetches `rev` (the remote's HEAD when `None`) of `url` into the bare repository at
-/// `git_dir`, creating it when needed, and returns the commit fetched.
-pub fn fetch(url: &str, rev: Option<&str>, git_dir: &Path, history: bool) -> Result<ObjectId, GitError> {
-    // HTTPS goes through reqwest and rustls, whose crypto provider is chosen here, once.
+/// HTTPS goes through reqwest and rustls (for git fetches and `catalog stats`), whose crypto
+/// provider is chosen here, once: ring, since reqwest's default, aws-lc, needs cmake and a long
+/// C build.
+pub fn https_ready() {
     static TLS: std::sync::Once = std::sync::Once::new();
     TLS.call_once(|| {
         let _ = rustls::crypto::ring::default_provider().install_default();
     });
+}
+
+/// Fetches `rev` (the remote's HEAD when `None`) of `url` into the bare repository at
+/// `git_dir`, creating it when needed, and returns the commit fetched.
+pub fn fetch(url: &str, rev: Option<&str>, git_dir: &Path, history: bool) -> Result<ObjectId, GitError> {
+    https_ready();
     let repo = if git_dir.join("HEAD").is_file() {
         gix::open(git_dir)?
     } else {
