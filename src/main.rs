@@ -44,7 +44,8 @@ enum Command {
     /// Pages. A failed rebuild is printed and shown over the page; the last good site stays up.
     Serve(ServeArgs),
     /// Start a new catalog in DIR: catalog.toml, data/repos.toml, a GitHub Pages workflow and a
-    /// README. Refuses to overwrite anything.
+    /// README; or, with --skills, add to a repository of skills the workflow that runs
+    /// `catalog check` and uploads its findings to code scanning. Refuses to overwrite anything.
     Init(InitArgs),
     /// List each source with the commit it is read at and its number of skills.
     ///
@@ -81,9 +82,20 @@ struct ServeArgs {
 
 #[derive(Args)]
 struct InitArgs {
-    /// Where to start the catalog.
+    /// Where to start the catalog (or, with --skills, the repository of skills).
     #[arg(default_value = ".", value_name = "DIR")]
     dir: PathBuf,
+    /// Write only .github/workflows/catalog-check.yml, for a repository of skills.
+    #[arg(long)]
+    skills: bool,
+    /// The GitHub Action the workflows use, OWNER/REPO@REF [default: the one this catalog was
+    /// installed from, when known].
+    #[arg(long, value_name = "OWNER/REPO@REF", value_parser = parse_action)]
+    action: Option<ops::init::ActionRef>,
+}
+
+fn parse_action(text: &str) -> Result<ops::init::ActionRef, String> {
+    ops::init::ActionRef::parse(text).ok_or_else(|| "expected OWNER/REPO@REF, e.g. acme/catalog@v1.0.0".to_string())
 }
 
 #[derive(Args)]
@@ -231,10 +243,28 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Init(args) => {
-            let written = ops::init::init(&args.dir)?;
+            let known = args.action.clone().or_else(ops::init::ActionRef::of_this_build);
+            let options = ops::init::InitOptions {
+                skills: args.skills,
+                action: known.clone().unwrap_or_else(ops::init::ActionRef::placeholder),
+            };
+            let written = ops::init::init(&args.dir, &options)?;
+            if known.is_none() {
+                eprintln!(
+                    "warning: this build of catalog does not know the repository it came from: replace {} in \
+                     the workflow's `uses:` line, or run again with --action OWNER/REPO@REF",
+                    options.action.repo
+                );
+            }
             if !cli.quiet {
                 for path in &written {
                     eprintln!("created {}", path.display());
+                }
+                if args.skills {
+                    eprintln!(
+                        "\nNext: commit it; every push and pull request is checked, and findings show in code scanning."
+                    );
+                    return Ok(ExitCode::SUCCESS);
                 }
                 let dir = args.dir.display();
                 eprintln!("\nNext: add a [[sources]] table to {dir}/catalog.toml, then run");
