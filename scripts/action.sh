@@ -84,7 +84,7 @@ install_release() {
   tag="$(release_tag)"
   target="$(runner_target)"
   # The cache key of a compiled tool: the lock file fixes every dependency's version.
-  output cache-key "$(runner_target)-$(sha256_of "${GITHUB_ACTION_PATH:?}/Cargo.lock" | cut -c1-16)"
+  output cache-key "$(sha256_of "${GITHUB_ACTION_PATH:?}/Cargo.lock" | cut -c1-16)"
   if [ -z "$tag" ] || [ -z "$target" ] || [ -z "${ACTION_REPOSITORY:-}${CATALOG_RELEASES_URL:-}" ]; then
     echo "no release binary to look for (tag '${tag}', runner '${target:-unknown}'): compiling"
     output compile true
