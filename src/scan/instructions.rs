@@ -98,20 +98,20 @@ static ODD_PATH: LazyLock<Regex> = LazyLock::new(|| {
     re(r#"(^|[\s`'"(])(/(root|app|opt|srv|mnt|data|workspace|var|tmp|home|etc|private|shared|media)(/[^\s`'"),;]+)+)"#)
 });
 static EXISTS: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"\b(if|when|whenever|once)\b[^.]{0,120}\b(exists|is\s+present|are\s+present|is\s+available|is\s+found)\b")
+    re(r"\b(if|when|whenever|once)\b.{0,160}?\b(exists|is\s+present|are\s+present|is\s+available|is\s+found)\b")
 });
 static AUTHORITY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(\b(treat|regard|consider|accept)\s+(it|this|that|them|these|its\s+\w+|the\s+[\w-]+(\s+[\w-]+)?)\s+as\b|\b(authoritative|canonical|source\s+of\s+truth|takes?\s+precedence|higher\s+priority|overrides?|supersedes?)\b|\b(follow|obey|honou?r|apply|consult|inherit|use)\b[^.]{0,80}\b(instructions|directives|policy|policies|contract|handoff|runbook|playbook|precedent|guidance|note)\b|\b(defines?|records?)\s+(the|a|an)\b)",
+        r"(\b(treat|regard|consider|accept)\s+(it|this|that|them|these|its\s+\w+|the\s+[\w-]+(\s+[\w-]+)?)\s+as\b|\b(authoritative|canonical|source\s+of\s+truth|takes?\s+precedence|higher\s+priority|overrides?|supersedes?)\b|\b(follow|obey|honou?r)\s+(its|their|the\s+file'?s)\b|\b(follow|obey|honou?r|apply|consult|inherit|use|read|load)\b.{0,100}?\b(instructions|directives|policy|policies|contract|handoff|runbook|playbook|precedent|guidance|note)\b|\b(defines?|records?)\s+(the|a|an)\b)",
     )
 });
 static FETCHED_AUTHORITY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(fetch|download|load|read|curl|get|retrieve|visit)\b[^.]{0,80}(https?://\S+)[^.]{0,80}\b(follow|execute|obey|apply|run|do)\b[^.]{0,40}\b(instructions|commands|steps|directives|whatever|it\s+says)\b",
+        r"\b(fetch|download|load|read|curl|get|retrieve|visit)\b.{0,100}?(https?://\S+).{0,100}?\b(follow|execute|obey|apply|run|do)\b.{0,60}?\b(instructions|commands|steps|directives|whatever|it\s+says)\b",
     )
 });
 static INSTALL_LURE: LazyLock<Regex> =
-    LazyLock::new(|| re(r#"\b(download|install|fetch|get|grab|save)\b[^.]{0,100}?((https?|ftp)://[^\s"'`<>)]+)"#));
+    LazyLock::new(|| re(r#"\b(download|install|fetch|get|grab|save)\b.{0,100}?((https?|ftp)://[^\s"'`<>)]+)"#));
 static RUN_VERB: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(run|runs|execute|launch|open|install|chmod|double-click|start|invoke|unzip|extract)\b"));
 static PROGRAM_WORD: LazyLock<Regex> = LazyLock::new(|| {
@@ -121,6 +121,14 @@ static PROGRAM_WORD: LazyLock<Regex> = LazyLock::new(|| {
 });
 static PASSWORD_ARCHIVE: LazyLock<Regex> = LazyLock::new(|| {
     re(r"\b(password[- ]protected|password\s*[:=]|passcode|disable\s+(antivirus|defender|gatekeeper))\b")
+});
+static OUTPUT_VERB: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\b(keep|add|preserve|insert|create|embed|carry|place|put|write|move|store|include|emit|hide|stash|tuck)\b")
+});
+static HIDDEN_OUTPUT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(hidden|veryhidden|very\s+hidden|non-rendered|not\s+rendered|invisible|display:\s*none|white[- ]on[- ]white)\b.{0,40}?\b(sheet|worksheet|tab|field|block|template|comment|metadata|carrier|element|column|row|text|section|div|span|payload|marker|area|folder|directory|file|appendix)s?\b",
+    )
 });
 static ADDRESSED: LazyLock<Regex> =
     LazyLock::new(|| re(r"\b(you|your|assistant|agent|ai|claude|llm|model|codex|copilot|gpt|gemini|cursor|bot)\b"));
@@ -389,6 +397,16 @@ fn read_sentence(sink: &mut Sink, at: usize, sentence: &str, hidden: bool) {
                 Severity::High,
                 path,
                 format!("makes {} a source of the agent's instructions", path.as_str()),
+            );
+        }
+        if let Some(m) = commanded(&OUTPUT_VERB, sentence, hidden)
+            && let Some(h) = HIDDEN_OUTPUT.find(sentence)
+        {
+            add(
+                "agent-hidden-output",
+                Severity::Medium,
+                m,
+                format!("tells the agent to {} {}", m.as_str(), h.as_str()),
             );
         }
         if let Some(m) = FETCHED_AUTHORITY.captures(sentence).and_then(|c| c.get(2)) {

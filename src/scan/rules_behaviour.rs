@@ -77,6 +77,14 @@ pub static RULES: &[Rule] = &[
         "Put the instructions in the skill itself, where they are reviewed.",
     ),
     rule(
+        "agent-hidden-output",
+        Category::AgentInstructions,
+        Severity::Medium,
+        "Tells the agent to hide content in what it produces",
+        "Hidden sheets, non-rendered blocks and invisible text in a deliverable carry data or instructions the user never sees, to be read by whoever or whatever opens the file next.",
+        "Keep everything the agent produces visible, or say plainly what is hidden and why.",
+    ),
+    rule(
         "agent-install-lure",
         Category::AgentInstructions,
         Severity::Medium,
