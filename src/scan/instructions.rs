@@ -21,7 +21,7 @@ fn re(pattern: &str) -> Regex {
 /// Words that make a sentence a warning, a prohibition or a discussion of the behaviour.
 static CAUTION: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"\b(never|not|don'?t|doesn'?t|didn'?t|isn'?t|aren'?t|avoid(s|ing)?|no\s+longer|refuse|cannot|can'?t|won'?t|shouldn'?t|prevent(s|ing)?|protect(s|ing)?|block(s|ing)?|forbid(den)?|prohibit(ed)?|attack(er|ers|s)?|malicious|malware|inject(ion|ed)|jailbreak|phishing|adversar\w*|threat|vulnerab\w*|red[- ]team|detect(s|ed|ing|ion)?|flag(s|ged)?|warn(s|ing)?|beware|caution|risk(s|y)?|danger(ous)?|unsafe|insecure|scanner|example\s+of|such\s+as|e\.g\.)\b",
+        r"\b(never|not|don'?t|doesn'?t|didn'?t|isn'?t|aren'?t|avoid(s|ing)?|no\s+longer|refuse|cannot|can'?t|won'?t|shouldn'?t|prevent(s|ing)?|forbid(den)?|prohibit(ed)?|attack(er|ers|s)?|malicious|malware|inject(ion|ed)|jailbreak|phishing|adversar\w*|threat|vulnerab\w*|red[- ]team|detect(s|ed|ing|ion)?|flag(s|ged)?|warn(s|ing)?|beware|caution|risk(s|y)?|danger(ous)?|unsafe|insecure|scanner|example\s+of|such\s+as|e\.g\.)\b",
     )
 });
 /// Negation words only: for behaviours that are themselves a negation ("do not ask").
@@ -102,7 +102,7 @@ static EXISTS: LazyLock<Regex> = LazyLock::new(|| {
 });
 static AUTHORITY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(\b(treat|regard|consider|accept)\s+(it|this|that|them|these|its\s+\w+|the\s+[\w-]+(\s+[\w-]+)?)\s+as\b|\b(authoritative|canonical|source\s+of\s+truth|takes?\s+precedence|higher\s+priority|overrides?|supersedes?)\b|\b(follow|obey|honou?r)\s+(its|their|the\s+file'?s)\b|\b(follow|obey|honou?r|apply|consult|inherit|use|read|load)\b.{0,100}?\b(instructions|directives|policy|policies|contract|handoff|runbook|playbook|precedent|guidance|note)\b|\b(defines?|records?)\s+(the|a|an)\b)",
+        r"(\b(treat|regard|consider|accept)\s+(it|this|that|them|these|its\s+\w+|the\s+[\w-]+(\s+[\w-]+)?)\s+as\b|\b(authoritative|canonical|source\s+of\s+truth|takes?\s+precedence|higher\s+priority|overrides?|supersedes?)\b|\b(follow|obey|honou?r)\s+(its|their|the\s+file'?s)\b|\b(follow|obey|honou?r|apply|consult|inherit|use|read|load)\b.{0,100}?\b(instructions|directives|policy|policies|contract|handoff|runbook|playbook|precedent|guidance|note)\b|\b(defines?|records?)\s+(the|a|an)\b|\b(vendor|copy|embed|inline|paste)\b.{0,100}?\binto\b)",
     )
 });
 static FETCHED_AUTHORITY: LazyLock<Regex> = LazyLock::new(|| {
@@ -388,17 +388,6 @@ fn read_sentence(sink: &mut Sink, at: usize, sentence: &str, hidden: bool) {
             };
             add("agent-config-tamper", severity, m, format!("tells the agent to {} {}", m.as_str(), config.as_str()));
         }
-        if let Some(path) = ODD_PATH.captures(sentence).and_then(|c| c.get(2))
-            && !placeholder_path(path.as_str())
-            && (EXISTS.is_match(sentence) || AUTHORITY.is_match(sentence))
-        {
-            add(
-                "agent-odd-path-authority",
-                Severity::High,
-                path,
-                format!("makes {} a source of the agent's instructions", path.as_str()),
-            );
-        }
         if let Some(m) = commanded(&OUTPUT_VERB, sentence, hidden)
             && let Some(h) = HIDDEN_OUTPUT.find(sentence)
         {
@@ -407,14 +396,6 @@ fn read_sentence(sink: &mut Sink, at: usize, sentence: &str, hidden: bool) {
                 Severity::Medium,
                 m,
                 format!("tells the agent to {} {}", m.as_str(), h.as_str()),
-            );
-        }
-        if let Some(m) = FETCHED_AUTHORITY.captures(sentence).and_then(|c| c.get(2)) {
-            add(
-                "agent-odd-path-authority",
-                Severity::High,
-                m,
-                format!("tells the agent to obey what {} returns", m.as_str()),
             );
         }
         if let Some(caps) = INSTALL_LURE.captures(sentence)
@@ -427,6 +408,29 @@ fn read_sentence(sink: &mut Sink, at: usize, sentence: &str, hidden: bool) {
             let severity =
                 if risky.is_some() || PASSWORD_ARCHIVE.is_match(sentence) { Severity::High } else { Severity::Medium };
             add("agent-install-lure", severity, verb, format!("tells the agent to fetch and run {}", url.as_str()));
+        }
+    }
+    // Negation words are common around these ("do not reduce the trace"): only a discussion
+    // of attacks sets the sentence aside.
+    if !discusses {
+        if let Some(path) = ODD_PATH.captures(sentence).and_then(|c| c.get(2))
+            && !placeholder_path(path.as_str())
+            && (EXISTS.is_match(sentence) || AUTHORITY.is_match(sentence))
+        {
+            add(
+                "agent-odd-path-authority",
+                Severity::High,
+                path,
+                format!("makes {} a source of the agent's instructions", path.as_str()),
+            );
+        }
+        if let Some(m) = FETCHED_AUTHORITY.captures(sentence).and_then(|c| c.get(2)) {
+            add(
+                "agent-odd-path-authority",
+                Severity::High,
+                m,
+                format!("tells the agent to obey what {} returns", m.as_str()),
+            );
         }
     }
     // A flag that turns permissions off is an instruction even in a sentence with "not" in it
