@@ -138,15 +138,139 @@ static IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// Words at least one behaviour needs in its sentence (an object, a destination, a flag or a
+/// path): one multi-pattern pass over the prose finds them, and only the sentences holding
+/// one are read further.
+const TRIGGERS: &[&str] = &[
+    ".ssh",
+    "id_rsa",
+    "id_dsa",
+    "id_ecdsa",
+    "id_ed25519",
+    ".aws",
+    "aws credentials",
+    "netrc",
+    "git-credentials",
+    "pgpass",
+    ".kube",
+    ".docker",
+    "npmrc",
+    "pypirc",
+    "keychain",
+    "login data",
+    "browser",
+    "saved passwords",
+    "cookies",
+    "wallet",
+    "seed phrase",
+    "private key",
+    "shadow",
+    "gnupg",
+    "gh/hosts",
+    "credential",
+    "environment",
+    "env",
+    "secret",
+    "token",
+    "api key",
+    "api_key",
+    "password",
+    "conversation",
+    "chat history",
+    "transcript",
+    "system prompt",
+    "personal",
+    "private",
+    "sensitive",
+    "confidential",
+    "source code",
+    "codebase",
+    "history",
+    "://",
+    "webhook",
+    "@",
+    "endpoint",
+    "server",
+    "ip address",
+    "confirm",
+    "permission",
+    "approv",
+    "consent",
+    "authori",
+    "sandbox",
+    "dangerously",
+    "yolo",
+    "safety",
+    "security",
+    "guardrail",
+    "filter",
+    "verification",
+    "validation",
+    "checks",
+    "antivirus",
+    "defender",
+    "firewall",
+    "gatekeeper",
+    "edr",
+    "claude",
+    "agents.md",
+    "gemini",
+    "cursor",
+    "windsurf",
+    "copilot",
+    "mcp",
+    "hook",
+    "codex",
+    "memory",
+    "sessionstart",
+    "tooluse",
+    "userpromptsubmit",
+    "/root/",
+    "/app/",
+    "/opt/",
+    "/srv/",
+    "/mnt/",
+    "/data/",
+    "/workspace/",
+    "/var/",
+    "/home/",
+    "/etc/",
+    "/private/",
+    "/shared/",
+    "/media/",
+    "hidden",
+    "invisible",
+    "non-rendered",
+    "not rendered",
+    "display:",
+    "white",
+    "download",
+    "install",
+    "fetch",
+    "grab",
+];
+
+static TRIGGER_SEARCH: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
+    aho_corasick::AhoCorasick::builder().ascii_case_insensitive(true).build(TRIGGERS).expect("valid patterns")
+});
+
 /// Reads every prose region of a Markdown or text file.
 pub fn check(sink: &mut Sink, regions: &[Region]) {
     let text = sink.text;
     for region in regions.iter().filter(|r| r.kind == RegionKind::Prose) {
         let body = &text[region.start..region.end];
+        let mut hits: Vec<usize> = TRIGGER_SEARCH.find_overlapping_iter(body).map(|m| m.start()).collect();
+        if hits.is_empty() {
+            continue;
+        }
+        hits.sort_unstable();
         let comments = html_comments(body);
         for (start, end) in sentences(body) {
             let hidden = comments.iter().any(|(s, e)| *s < end && start < *e);
-            read_sentence(sink, region.start + start, &body[start..end], hidden);
+            let i = hits.partition_point(|h| *h < start);
+            if hidden || hits.get(i).is_some_and(|h| *h < end) {
+                read_sentence(sink, region.start + start, &body[start..end], hidden);
+            }
         }
     }
 }

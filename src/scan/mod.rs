@@ -387,6 +387,7 @@ pub fn scan_skill(input: &SkillInput) -> ScanReport {
         }
         report.findings.extend(sink.finish());
     }
+    unscannable_payloads(&mut report);
     dedupe_secret_names(&mut report.findings);
     report.findings.sort_by(|a, b| (&a.file, a.line, a.column, a.rule.id).cmp(&(&b.file, b.line, b.column, b.rule.id)));
     report
@@ -404,6 +405,33 @@ pub fn scan_text(path: &str, text: &str, starts_with_bom: bool) -> Vec<Finding> 
     instructions::check(&mut sink, &regions);
     flows::check(&mut sink, &regions);
     sink.finish()
+}
+
+/// Archives and compiled programs are code the scanner cannot read: the skill cannot be said
+/// to have passed while one of them is in it.
+fn unscannable_payloads(report: &mut ScanReport) {
+    const PAYLOAD_EXTS: &[&str] = &[
+        "zip", "tar", "gz", "tgz", "bz2", "xz", "7z", "rar", "jar", "whl", "egg", "exe", "dll", "so", "dylib", "bin",
+        "pyc", "msi", "dmg", "pkg", "deb", "rpm", "apk", "appimage", "node", "wasm", "scr", "com",
+    ];
+    for skipped in &report.skipped {
+        let name = skipped.file.rsplit('/').next().unwrap_or(&skipped.file).to_ascii_lowercase();
+        let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+        if matches!(skipped.reason, SkipReason::Binary | SkipReason::TooLarge { .. }) && PAYLOAD_EXTS.contains(&ext) {
+            let mut sink = Sink::new(&skipped.file, "");
+            sink.report(
+                "unscannable-payload",
+                0,
+                0,
+                format!(
+                    "{} is an archive or a compiled program ({skipped_reason})",
+                    skipped.file,
+                    skipped_reason = skipped.reason
+                ),
+            );
+            report.findings.extend(sink.finish());
+        }
+    }
 }
 
 /// A credential name is disclosed once per skill, where it first appears.

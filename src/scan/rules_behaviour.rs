@@ -135,6 +135,14 @@ pub static RULES: &[Rule] = &[
         "Read the value from the environment or a secret store, and rotate it if it was real.",
     ),
     rule(
+        "unscannable-payload",
+        Category::Obfuscation,
+        Severity::Medium,
+        "Ships an archive or a compiled program",
+        "An archive or a binary in a skill holds code that no reviewer and no static scanner reads; a skill can hide its real files in one.",
+        "Ship the files themselves as source, or say where the binary comes from and how to check it.",
+    ),
+    rule(
         "risky-destination",
         Category::Exfiltration,
         Severity::Medium,
