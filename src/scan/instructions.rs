@@ -572,7 +572,6 @@ fn read_sentence(sink: &mut Sink, at: usize, sentence: &str, hidden: bool) {
     {
         add("agent-skip-confirmation", Severity::High, m, format!("tells the agent: {:?}", m.as_str()));
     }
-    drop(add);
     if hidden
         && found.is_empty()
         && ADDRESSED.is_match(sentence)
