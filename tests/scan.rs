@@ -24,7 +24,7 @@ fn safety_section(html: &str) -> &str {
 #[test]
 fn every_rule_has_a_positive_fixture() {
     let dir = project_root().join("tests/fixtures/scan/positive");
-    for rule in RULES {
+    for rule in RULES.iter() {
         let fixtures = dir.join(rule.id);
         assert!(
             fixtures.is_dir() && std::fs::read_dir(&fixtures).unwrap().next().is_some(),

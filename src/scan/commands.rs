@@ -140,6 +140,14 @@ static SYSTEM_DIR: LazyLock<Regex> = LazyLock::new(|| {
         r"^(/|/\*|~|~/|~/\*|\$home|\$\{home\}|\$home/|\$home/\*|\$\{home\}/|\$\{home\}/\*|/(bin|boot|dev|etc|home|lib|lib64|opt|root|sbin|sys|usr|var|system|users|library|applications)/?\*?|c:\\?|c:/|\$env:userprofile\\?|\$env:systemroot)$",
     )
 });
+/// With the variable empty, `$VAR/`, `$VAR/*` or `$VAR/usr` start at `/` or a system folder;
+/// `$VAR/build/out` names a folder below `/` that is not the system's, so it is not reported.
+fn empty_var_reaches_root(target: &str) -> bool {
+    let rest = EMPTY_VAR_PREFIX.replace(target, "/");
+    let rest = rest.trim_matches(['"', '\'']);
+    SYSTEM_DIR.is_match(rest) || SYSTEM_DIR.is_match(rest.trim_end_matches('/'))
+}
+
 /// `$VAR/...` or `${VAR}/...` whose variable may be empty (not HOME, not `${VAR:?}`).
 static EMPTY_VAR_PREFIX: LazyLock<Regex> = LazyLock::new(|| re(r"^\$(\{[a-z_][a-z0-9_]*\}|[a-z_][a-z0-9_]*)/"));
 static FORK_BOMB: LazyLock<Regex> =
@@ -152,6 +160,11 @@ static EMBEDDED_SHELL_HINT: LazyLock<Regex> = LazyLock::new(|| {
 });
 static STRING_LITERAL: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#""((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`([^`\n]*)`"#).unwrap());
+static WARNS_AGAINST: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(never|avoid|don'?t|do\s+not|instead\s+of|rather\s+than|not\s+recommended|insecure|unsafe|dangerous|bad\s+practice|anti-?pattern|beware)\b",
+    )
+});
 static PROMPT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?m)^[ \t]*(\$|%|>|PS[^>\n]{0,40}>|[A-Za-z0-9_]+@[A-Za-z0-9_.-]+(:[^$#\n]*)?[$#])[ \t]").unwrap()
 });
@@ -187,8 +200,14 @@ pub fn check(sink: &mut Sink, regions: &[Region]) {
             }
             RegionKind::Prose => {
                 let mut offset = region.start;
+                let mut previous = "";
                 for line in text[region.start..region.end].split_inclusive('\n') {
-                    if line.contains('`') {
+                    // A command named in a warning ("never `curl … | sh`", its sentence
+                    // perhaps begun on the line before) is not an instruction.
+                    let warned = WARNS_AGAINST.is_match(line)
+                        || (!previous.trim_end().ends_with(['.', ':']) && WARNS_AGAINST.is_match(previous));
+                    previous = line;
+                    if line.contains('`') && !warned {
                         for (s, e) in inline_code_spans(line) {
                             let script = shell::parse(&line[s..e], offset + s);
                             analyze(sink, &script, Mode::Code, &mut Flow::default());
@@ -668,6 +687,7 @@ fn command_rules(sink: &mut Sink, command: &Command, flow: &mut Flow) {
                 sink.report("destructive-delete", start, end, format!("deletes {} recursively", target.text));
             } else if recursive
                 && EMPTY_VAR_PREFIX.is_match(&target.text)
+                && empty_var_reaches_root(&target.text)
                 && !target.text.to_ascii_lowercase().starts_with("${home}")
                 && !target.text.to_ascii_lowercase().starts_with("$home")
             {
@@ -882,6 +902,12 @@ fn fork_bombs(sink: &mut Sink, base: usize, code: &str) {
 
 /// Long base64 or hex strings in code; data: URIs of images and fonts are left alone.
 fn encoded_blobs(sink: &mut Sink, base: usize, code: &str) {
+    // Signatures, certificates, public keys and checksums are encoded by nature and never run.
+    const DATA_EXTS: &[&str] = &["sig", "asc", "minisig", "p7s", "crt", "cer", "der", "pub", "gpg", "sha256", "sha512"];
+    let ext = sink.file.rsplit_once('.').map_or("", |(_, e)| e).to_ascii_lowercase();
+    if DATA_EXTS.contains(&ext.as_str()) {
+        return;
+    }
     const MIN_BASE64: usize = 200;
     const MIN_HEX: usize = 256;
     let bytes = code.as_bytes();

@@ -122,7 +122,7 @@ mod tests {
 
     #[test]
     fn no_line_pattern_holds_an_upper_case_letter() {
-        for rule in RULES {
+        for rule in RULES.iter() {
             for pattern in rule.patterns.iter().flat_map(|p| p.all) {
                 // Escapes such as `\S` and `\W` mean the same on lower-cased text.
                 let unescaped = pattern

@@ -8,9 +8,13 @@
 //! from the safety verdict).
 
 pub mod commands;
+pub mod destinations;
+pub mod flows;
+pub mod instructions;
 pub mod lines;
 pub mod report;
 pub mod rules;
+pub mod rules_behaviour;
 pub mod secrets;
 pub mod shell;
 pub mod spec;
@@ -106,6 +110,10 @@ pub struct Finding {
     pub message: String,
     /// Set when a suppression with this reason covers the finding.
     pub suppressed: Option<String>,
+    /// For a finding made of a source and a sink (a credential read, then sent): the line of
+    /// the source; the finding's own line is the sink's. SARIF shows the two as a code flow.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_line: Option<usize>,
 }
 
 fn rule_id<S: serde::Serializer>(rule: &&'static Rule, s: S) -> Result<S::Ok, S::Error> {
@@ -266,6 +274,28 @@ impl<'a> Sink<'a> {
         }
     }
 
+    /// Reports a source-to-sink finding at the sink `start..end`; the source is
+    /// `source_delta` lines from the sink's line.
+    pub fn report_flow(
+        &mut self,
+        id: &'static str,
+        severity: Severity,
+        start: usize,
+        end: usize,
+        message: String,
+        source_delta: isize,
+    ) {
+        let before = self.findings.len();
+        self.push(rules::known(id), severity, start, start, end, message);
+        if self.findings.len() > before {
+            let finding = self.findings.last_mut().expect("just pushed");
+            finding.source_line = finding.line.checked_add_signed(source_delta).filter(|l| *l != finding.line);
+            if let Some(source) = finding.source_line {
+                finding.message.push_str(&format!(" (line {source} to line {})", finding.line));
+            }
+        }
+    }
+
     fn report_at(&mut self, rule: &'static Rule, severity: Severity, start: usize, end: usize, message: String) {
         self.push(rule, severity, start, start, end, message);
     }
@@ -291,6 +321,7 @@ impl<'a> Sink<'a> {
             matched: text::visible(&self.text[start..end]),
             message,
             suppressed: None,
+            source_line: None,
         });
     }
 
@@ -356,6 +387,7 @@ pub fn scan_skill(input: &SkillInput) -> ScanReport {
         }
         report.findings.extend(sink.finish());
     }
+    unscannable_payloads(&mut report);
     dedupe_secret_names(&mut report.findings);
     report.findings.sort_by(|a, b| (&a.file, a.line, a.column, a.rule.id).cmp(&(&b.file, b.line, b.column, b.rule.id)));
     report
@@ -370,7 +402,36 @@ pub fn scan_text(path: &str, text: &str, starts_with_bom: bool) -> Vec<Finding> 
     secrets::check(&mut sink, text);
     lines::check(&mut sink, &regions);
     commands::check(&mut sink, &regions);
+    instructions::check(&mut sink, &regions);
+    flows::check(&mut sink, &regions);
     sink.finish()
+}
+
+/// Archives and compiled programs are code the scanner cannot read: the skill cannot be said
+/// to have passed while one of them is in it.
+fn unscannable_payloads(report: &mut ScanReport) {
+    const PAYLOAD_EXTS: &[&str] = &[
+        "zip", "tar", "gz", "tgz", "bz2", "xz", "7z", "rar", "jar", "whl", "egg", "exe", "dll", "so", "dylib", "bin",
+        "pyc", "msi", "dmg", "pkg", "deb", "rpm", "apk", "appimage", "node", "wasm", "scr", "com",
+    ];
+    for skipped in &report.skipped {
+        let name = skipped.file.rsplit('/').next().unwrap_or(&skipped.file).to_ascii_lowercase();
+        let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+        if matches!(skipped.reason, SkipReason::Binary | SkipReason::TooLarge { .. }) && PAYLOAD_EXTS.contains(&ext) {
+            let mut sink = Sink::new(&skipped.file, "");
+            sink.report(
+                "unscannable-payload",
+                0,
+                0,
+                format!(
+                    "{} is an archive or a compiled program ({skipped_reason})",
+                    skipped.file,
+                    skipped_reason = skipped.reason
+                ),
+            );
+            report.findings.extend(sink.finish());
+        }
+    }
 }
 
 /// A credential name is disclosed once per skill, where it first appears.

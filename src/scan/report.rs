@@ -130,6 +130,9 @@ struct JsonFinding<'a> {
     why: &'static str,
     fix: &'static str,
     suppressed: Option<&'a str>,
+    /// The line of a source-to-sink finding's source.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    source_line: Option<usize>,
 }
 
 pub fn json(skills: &[CheckedSkill]) -> String {
@@ -153,6 +156,7 @@ pub fn json(skills: &[CheckedSkill]) -> String {
                     why: f.rule.why,
                     fix: f.rule.fix,
                     suppressed: f.suppressed.as_deref(),
+                    source_line: f.source_line,
                 })
                 .collect();
             json!({
@@ -232,6 +236,17 @@ fn uri_path(path: &str) -> String {
     out
 }
 
+/// A source-to-sink finding as one thread: the source's line, then the sink's.
+fn code_flow(uri: &str, source_line: usize, f: &Finding) -> Value {
+    let location = |line: usize, text: &str| {
+        json!({ "location": {
+            "physicalLocation": { "artifactLocation": { "uri": uri, "uriBaseId": "%SRCROOT%" }, "region": { "startLine": line.max(1) } },
+            "message": { "text": text },
+        }})
+    };
+    json!([{ "threadFlows": [{ "locations": [location(source_line, "source"), location(f.line, "sink")] }] }])
+}
+
 /// SARIF 2.1.0: one run, one rule entry per rule id of the table, one result per finding.
 pub fn sarif(skills: &[CheckedSkill]) -> String {
     let rules: Vec<Value> = RULES.iter().map(sarif_rule).collect();
@@ -257,6 +272,9 @@ pub fn sarif(skills: &[CheckedSkill]) -> String {
                 }],
                 "properties": { "severity": f.severity.as_str(), "skill": skill.name },
             });
+            if let Some(source) = f.source_line {
+                result["codeFlows"] = code_flow(&uri_path(&skill.file_path(&f.file)), source, f);
+            }
             if let Some(reason) = &f.suppressed {
                 result["suppressions"] = json!([{ "kind": "external", "justification": reason }]);
             }

@@ -97,11 +97,11 @@ pub struct Pattern {
     pub all: &'static [&'static str],
 }
 
-const fn p(all: &'static [&'static str]) -> Pattern {
+pub(crate) const fn p(all: &'static [&'static str]) -> Pattern {
     Pattern { all }
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Rule {
     /// Stable id, kebab-case; what suppressions, SARIF and the page name.
     pub id: &'static str,
@@ -128,8 +128,14 @@ const CRED_PATH: &str = r#"(\.ssh/id_[a-z0-9_]+|\.ssh/[^\s'"]*_key\b|\.aws/crede
 const READ_FN: &str = r#"(\bopen\s*\(|read_text\s*\(|read_bytes\s*\(|readfile(sync)?\s*\(|\bget-content\b|file\.read\b|fs\.read|\breadlines\s*\()"#;
 const SEND_FN: &str = r#"(requests\.(post|put|patch|get)\s*\(|httpx\.(post|put|get)\s*\(|urlopen\s*\(|\bfetch\s*\(|axios(\.post|\.put)?\s*\(|http\.request\s*\(|invoke-(webrequest|restmethod)|xmlhttprequest|sendbeacon)"#;
 
-/// Every rule. Order: the page and SARIF list rules in this order.
-pub static RULES: &[Rule] = &[
+/// Every rule: this file's table, then the behaviour rules ([`super::rules_behaviour`]), then
+/// the spec's. Order: the page and SARIF list rules in this order.
+pub static RULES: std::sync::LazyLock<Vec<Rule>> = std::sync::LazyLock::new(|| {
+    let (safety, spec): (Vec<&Rule>, Vec<&Rule>) = TABLE.iter().partition(|r| r.category != Category::Spec);
+    safety.into_iter().chain(super::rules_behaviour::RULES.iter()).chain(spec).cloned().collect()
+});
+
+const TABLE: &[Rule] = &[
     // ---- Remote code ----
     Rule {
         id: "remote-code-run",
@@ -633,7 +639,7 @@ mod tests {
     #[test]
     fn ids_are_unique_kebab_case_and_fully_described() {
         let mut seen = std::collections::HashSet::new();
-        for rule in RULES {
+        for rule in RULES.iter() {
             assert!(seen.insert(rule.id), "duplicate rule id {}", rule.id);
             assert!(rule.id.chars().all(|c| c.is_ascii_lowercase() || c == '-'), "{}", rule.id);
             assert!(!rule.title.is_empty() && !rule.why.is_empty() && !rule.fix.is_empty(), "{}", rule.id);
@@ -647,7 +653,7 @@ mod tests {
 
     #[test]
     fn every_pattern_compiles() {
-        for rule in RULES {
+        for rule in RULES.iter() {
             for pattern in rule.patterns {
                 for re in pattern.all {
                     regex::RegexBuilder::new(re)
