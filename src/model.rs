@@ -167,6 +167,8 @@ pub struct Skill {
     /// The frontmatter name, else the folder name.
     pub name: String,
     pub description: String,
+    /// How its frontmatter was read (strictly, leniently, or there was none).
+    pub reading: crate::parse::Reading,
     /// Tags, categories and products, as the taxonomy classifies the skill on its own.
     pub topics: crate::relate::Topics,
     /// SKILL.md's text hashed, line endings aside ([`crate::relate::text_hash`]): skills with the

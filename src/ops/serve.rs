@@ -77,6 +77,7 @@ impl ServePlan {
                 rev: None,
                 history: true,
                 repo: repo.clone(),
+                line: None,
             }],
             suppress: Vec::new(),
         };

@@ -122,6 +122,18 @@ pub struct Safety {
     pub skipped: Vec<String>,
     pub follows_spec: bool,
     pub spec_findings: Vec<FindingRow>,
+    /// Why some agents will not load SKILL.md as written (empty when every agent reads it),
+    /// and the lines to fix.
+    pub reading_problem: String,
+    pub reading_fixes: Vec<ReadingFix>,
+}
+
+/// One line of a frontmatter read leniently: where, what was wrong and the fix.
+#[derive(Debug, Clone, Serialize)]
+pub struct ReadingFix {
+    pub location: String,
+    pub href: String,
+    pub message: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -147,6 +159,9 @@ pub struct SkillCtx {
     pub title: String,
     pub name: String,
     pub description: String,
+    /// SKILL.md has no frontmatter: the name and description were taken from its folder and
+    /// first paragraph.
+    pub no_frontmatter: bool,
     pub owner: String,
     /// Relative link to the owner's page.
     pub owner_href: String,

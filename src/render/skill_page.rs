@@ -7,6 +7,7 @@ use rayon::prelude::*;
 use crate::agents::{AGENTS, InstallVars};
 use crate::analyze::license::LicenseOrigin;
 use crate::model::{Catalog, Repo, Skill};
+use crate::parse::Reading;
 use crate::parse::frontmatter::value_text;
 use crate::scan::{Finding, Verdict};
 use crate::write::Hash;
@@ -172,6 +173,7 @@ pub fn skill_ctx(
     Ok(SkillCtx {
         name: skill.name.clone(),
         description: skill.description.clone(),
+        no_frontmatter: skill.reading == Reading::NoFrontmatter,
         owner: repo.id.owner.clone(),
         owner_href: format!("{root}{}/", repo.id.owner),
         commit: repo.facts.short_commit().unwrap_or_default().to_string(),
@@ -329,8 +331,36 @@ fn safety(skill: &Skill, blob_dir: &str) -> Safety {
         findings: listed.into_iter().map(row).collect(),
         files_scanned: scan.files_scanned,
         skipped: scan.skipped.iter().map(|s| format!("{}: {}", s.file, s.reason)).collect(),
-        follows_spec: scan.follows_spec(),
+        follows_spec: scan.follows_spec() && skill.reading == Reading::Strict,
         spec_findings: scan.spec_findings().map(row).collect(),
+        reading_problem: reading_problem(&skill.reading).to_string(),
+        reading_fixes: match &skill.reading {
+            Reading::Lenient(notes) => notes
+                .iter()
+                .map(|(line, message)| {
+                    let line = line.unwrap_or(1);
+                    ReadingFix {
+                        location: format!("{}:{line}", skill.dir.skill_file),
+                        href: format!("{blob_dir}{}?plain=1#L{line}", skill.dir.skill_file),
+                        message: message.clone(),
+                    }
+                })
+                .collect(),
+            _ => Vec::new(),
+        },
+    }
+}
+
+/// What the spec-conformance part says of a SKILL.md some agents do not load as written.
+fn reading_problem(reading: &Reading) -> &'static str {
+    match reading {
+        Reading::Strict => "",
+        Reading::Lenient(_) => {
+            "The frontmatter is not valid YAML; agents that parse strictly will not load it. Lenient loaders (Claude Code's among them) read it as this page shows. Fix each line below:"
+        }
+        Reading::NoFrontmatter => {
+            "SKILL.md has no frontmatter. Claude Code loads it, named after its folder and described by its first paragraph (as this page shows); agents that follow the Agent Skills spec need `name` and `description` in frontmatter and will not load it. Fix: add both between `---` lines at the top of SKILL.md."
+        }
     }
 }
 
