@@ -120,6 +120,12 @@ impl Timestamp {
 }
 
 impl Repo {
+    /// Skill folders left out of the catalog (their SKILL.md could not be read); each has an
+    /// error in the build report.
+    pub fn left_out(&self) -> usize {
+        self.skill_folders.saturating_sub(self.skills.len())
+    }
+
     /// `owner/name/`
     pub fn url_path(&self) -> String {
         format!("{}/{}/", self.id.owner, self.id.name)

@@ -258,6 +258,7 @@ fn sitemap_robots_and_api_are_valid() {
     struct Index {
         title: String,
         count: usize,
+        left_out: usize,
         skills: Vec<Brief>,
     }
     #[derive(serde::Deserialize)]
@@ -307,12 +308,16 @@ fn sitemap_robots_and_api_are_valid() {
     let index: Index =
         serde_json::from_slice(&std::fs::read(site.join("api/skills.json")).unwrap()).expect("api/skills.json shape");
     assert_eq!(index.count, report.skills);
+    // Each skill left out has one error (this fixture's errors are all about skills).
+    let errors = report.diagnostics.iter().filter(|d| d.level == catalog::diag::Level::Error).count();
+    assert_eq!(index.left_out, errors);
     assert!(index.title.contains("Hostile"));
     #[derive(serde::Deserialize)]
     #[serde(deny_unknown_fields)]
     struct RepoFile {
         repo: String,
         count: usize,
+        left_out: usize,
         skills: Vec<Skill>,
     }
     for skill in &index.skills {
@@ -320,6 +325,7 @@ fn sitemap_robots_and_api_are_valid() {
             serde_json::from_slice(&std::fs::read(site.join(&skill.api)).unwrap()).expect("per-repository shape");
         assert_eq!(file.repo, skill.repo);
         assert_eq!(file.count, file.skills.len());
+        assert!(file.left_out <= index.left_out);
         let records: Vec<&Skill> = file.skills.iter().filter(|s| s.id == skill.id).collect();
         assert_eq!(records.len(), 1, "{} lists {}", skill.api, skill.id);
         let record = records[0];

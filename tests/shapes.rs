@@ -155,3 +155,33 @@ fn check_reports_each_lenient_read_and_left_out_skill_as_the_build_does() {
     assert_eq!(quiet.len(), 1, "{quiet:?}");
     assert!(quiet[0].starts_with("skills/no-key-lines/SKILL.md:2: error: "), "{quiet:?}");
 }
+
+/// The page's text, tags dropped and white space collapsed.
+fn text_of(html: &str) -> String {
+    let no_tags = regex::Regex::new(r"(?s)<script.*?</script>|<[^>]+>").unwrap().replace_all(html, " ");
+    no_tags.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[test]
+fn every_page_and_the_api_count_the_skills_alike_and_the_one_left_out_once() {
+    let (out, report) = build_into(&fixture());
+    let site = out.path().join("site");
+    let read = |page: &str| std::fs::read_to_string(site.join(page)).unwrap();
+    let json = |page: &str| -> serde_json::Value { serde_json::from_str(&read(page)).unwrap() };
+    let pages = report.skills;
+    assert_eq!(pages, 24);
+    let (index, repo) = (json("api/skills.json"), json("api/repos/shapes/skills.json"));
+    assert_eq!((index["count"].as_u64(), index["left_out"].as_u64()), (Some(24), Some(1)));
+    assert_eq!((repo["count"].as_u64(), repo["left_out"].as_u64()), (Some(24), Some(1)));
+    let home = text_of(&read("index.html"));
+    assert!(home.contains("24 skills ( 1 more left out )"), "{home}");
+    let repo_html = read("shapes/skills/index.html");
+    let repo_page = text_of(&repo_html);
+    assert!(repo_page.contains("Skills 24 Left out 1 more left out"), "{repo_page}");
+    assert!(repo_page.contains("All 24 skills in this repo"), "{repo_page}");
+    assert!(repo_html.contains("href=../../report/"), "the left-out count links the report");
+    let skill_page = text_of(&read("shapes/skills/strict/index.html"));
+    assert!(skill_page.contains("Skills in repo 24"), "{skill_page}");
+    assert!(skill_page.contains("All 24 skills in this repo"), "{skill_page}");
+    assert!(read("report/index.html").contains("skills/no-key-lines/SKILL.md:2"));
+}

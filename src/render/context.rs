@@ -275,6 +275,8 @@ pub struct RepoRow {
 pub struct IndexPage {
     pub site: SiteCtx,
     pub skill_count: usize,
+    /// Skill folders left out (each with an error in the build report).
+    pub left_out: usize,
     pub repo_count: usize,
     pub owner_count: usize,
     pub category_count: usize,

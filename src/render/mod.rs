@@ -242,7 +242,7 @@ pub fn render_site(
     let repo_dirs = catalog.repos.par_iter().map(|repo| -> Result<String> {
         let dir = repo.url_path();
         let root = urls::path_to_root(&dir);
-        let facts = vec![
+        let mut facts = vec![
             Fact { label: "Skills", value: repo.skills.len().to_string(), known: true, href: None },
             Fact {
                 label: "Licence",
@@ -269,6 +269,18 @@ pub fn render_site(
                 href: None,
             },
         ];
+        // Skills whose SKILL.md could not be read: counted once, here, with their reasons a link away.
+        if repo.left_out() > 0 {
+            facts.insert(
+                1,
+                Fact {
+                    label: "Left out",
+                    value: format!("{} more left out", repo.left_out()),
+                    known: true,
+                    href: Some(format!("{root}report/")),
+                },
+            );
+        }
         let page = RepoPage {
             site: site(&dir),
             repo: RepoCtx {

@@ -75,7 +75,7 @@ pub fn skill_ctx(
         Fact { label: "Token cost", ..known(format!("{tokens} tokens")) },
         Fact { label: "SKILL.md length", ..known(format!("{words} words")) },
         Fact { label: "Files", ..known(skill.dir.files.len().to_string()) },
-        Fact { label: "Skills in repo", ..known(repo.skill_folders.to_string()) },
+        Fact { label: "Skills in repo", ..known(repo.skills.len().to_string()) },
         Fact { label: "Repo updated", ..maybe(repo.facts.updated.map(|t| t.long_date())) },
         Fact { label: "First seen", ..maybe(skill.history.first_seen.map(|t| t.long_date())) },
         Fact {
@@ -687,8 +687,8 @@ fn faq(skill: &Skill, repo: &Repo, input: FaqInput) -> Vec<Qa> {
             repo.id.full(),
             repo.id.owner,
             repo.facts.stars.map(|s| format!(", which has {} GitHub stars", grouped(s as usize))).unwrap_or_default(),
-            grouped(repo.skill_folders),
-            if repo.skill_folders == 1 { "" } else { "s" },
+            grouped(repo.skills.len()),
+            if repo.skills.len() == 1 { "" } else { "s" },
             repo.facts
                 .updated
                 .map(|t| format!(" The repository was last updated on {}.", t.long_date()))
