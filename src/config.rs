@@ -26,6 +26,10 @@ pub struct Config {
     /// Scanner findings accepted with a reason; paths are `owner/repo/path/in/repo` globs.
     #[serde(default)]
     pub suppress: Vec<crate::scan::suppress::Suppression>,
+    /// A preview of a folder that names no repository (no git remote): its pages say that
+    /// install commands need one instead of making up an address.
+    #[serde(skip)]
+    pub without_repository: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]

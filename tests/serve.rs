@@ -115,6 +115,64 @@ fn previews_a_lone_skill_folder() {
     let (status, body) = support::http_get(&url);
     assert_eq!(status, 200);
     assert!(body.contains("Does one thing well."));
+    // No remote names its repository: no made-up install address, and a word on why.
+    let install = &body[body.find("id=\"install\"").unwrap()..body.find("id=\"facts\"").unwrap()];
+    assert!(install.contains("Install commands need the skill"), "{install}");
+    assert!(!install.contains("github.com/local/"), "{install}");
+    // Nothing was written into the folder served: the cache and the site are elsewhere.
+    let names: Vec<String> =
+        std::fs::read_dir(&skill).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert_eq!(names, ["SKILL.md"]);
+}
+
+#[test]
+fn a_lone_skill_in_a_clone_is_named_by_its_remote() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("clone");
+    let skill = repo.join("skills/pdf-tools");
+    std::fs::create_dir_all(&skill).unwrap();
+    std::fs::write(skill.join("SKILL.md"), "---\nname: pdf-tools\ndescription: Reads PDFs.\n---\n# PDF\n").unwrap();
+    let date = "2026-01-01T00:00:00Z";
+    support::git(&repo, &["init", "-q", "-b", "main"], date);
+    support::git(&repo, &["remote", "add", "origin", "git@github.com:acme/skill-kit.git"], date);
+    let (_server, url) = start(&skill);
+    assert!(url.ends_with("/acme/skill-kit/skill-kit/"), "{url}");
+    let (status, body) = support::http_get(&url);
+    assert_eq!(status, 200);
+    assert!(body.contains("acme/skill-kit"), "{body}");
+    assert!(!body.contains("Install commands need the skill"), "{body}");
+}
+
+#[test]
+fn a_growing_log_in_the_catalog_folder_rebuilds_nothing_and_a_skill_edit_rebuilds_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    catalog_copy(root);
+    // `catalog serve > serve.log 2>&1` from the catalog's folder: every build's lines land in
+    // a file of the folder served.
+    let log = root.join("serve.log");
+    let (_server, url) = start_logging(root, Stdio::from(std::fs::File::create(&log).unwrap()));
+    let read_log = || std::fs::read_to_string(&log).unwrap();
+    let builds = || read_log().lines().filter(|l| l.starts_with("built ")).count();
+    wait_for("serve to watch", || read_log().contains("Watching for changes"));
+    // The log grows, from serve and from elsewhere; other files come and go beside it.
+    for i in 0..5 {
+        use std::io::Write;
+        let mut file = std::fs::OpenOptions::new().append(true).open(&log).unwrap();
+        writeln!(file, "line {i} appended while serving").unwrap();
+        std::fs::write(root.join("notes.txt"), format!("scratch {i}")).unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    std::thread::sleep(Duration::from_millis(1000));
+    assert_eq!(builds(), 1, "serve rebuilt for a file the site is not made of:\n{}", read_log());
+
+    let skill = root.join("content/quillstack/agent-toolkit/web-form-tester/SKILL.md");
+    let text = std::fs::read_to_string(&skill).unwrap();
+    std::fs::write(&skill, format!("{text}\n## Log Canary\n\nAdded while serving.\n")).unwrap();
+    let page = format!("{url}quillstack/agent-toolkit/web-form-tester/");
+    wait_for("the edit to show", || support::http_get(&page).1.contains("Log Canary"));
+    std::thread::sleep(Duration::from_millis(1500));
+    assert_eq!(builds(), 2, "one edit, one rebuild:\n{}", read_log());
 }
 
 #[test]

@@ -55,7 +55,7 @@ pub fn skill_ctx(
     let words = about_words(cost.words);
     let license = &analysis.license;
 
-    let install = AGENTS.install_for(&InstallVars {
+    let mut install = AGENTS.install_for(&InstallVars {
         repo: &repo.id.full(),
         skill: &skill.name,
         folder: &folder_name,
@@ -63,6 +63,12 @@ pub fn skill_ctx(
         clone_url: &format!("{repo_web}.git"),
         tree_url: &folder_web,
     });
+    if catalog.config.without_repository {
+        for agent in &mut install {
+            agent.options.clear();
+            agent.notice = Some(NO_REPOSITORY.to_string());
+        }
+    }
 
     let known = |value: String| Fact { label: "", value, known: true, href: None };
     let maybe = |value: Option<String>| match value {
@@ -350,6 +356,9 @@ fn safety(skill: &Skill, blob_dir: &str) -> Safety {
         },
     }
 }
+
+/// What a preview of a folder without a git remote says instead of install commands.
+const NO_REPOSITORY: &str = "Install commands need the skill's repository, and this folder names none (it has no git remote). Push it to GitHub, or add an `origin` remote, and the commands appear here.";
 
 /// What the spec-conformance part says of a SKILL.md some agents do not load as written.
 fn reading_problem(reading: &Reading) -> &'static str {
