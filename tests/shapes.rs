@@ -185,3 +185,33 @@ fn every_page_and_the_api_count_the_skills_alike_and_the_one_left_out_once() {
     assert!(skill_page.contains("All 24 skills in this repo"), "{skill_page}");
     assert!(read("report/index.html").contains("skills/no-key-lines/SKILL.md:2"));
 }
+
+#[test]
+fn a_missing_source_folder_stops_the_build_with_exit_2_and_its_line_even_under_q() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(
+        tmp.path().join("catalog.toml"),
+        "title = \"t\"\n\n[[sources]]\npath = \"no-such-folder\"\nrepo = \"o/r\"\n",
+    )
+    .unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_catalog"))
+        .args(["build", "-q", "--root"])
+        .arg(tmp.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("catalog.toml:3: source o/r: path \"no-such-folder\""), "{stderr}");
+    assert!(stderr.contains("does not exist"), "{stderr}");
+    assert!(!tmp.path().join("public").exists(), "no site is published");
+    // Where there is no catalog.toml, the error says how to start one.
+    let empty = tempfile::tempdir().unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_catalog"))
+        .args(["build", "--root"])
+        .arg(empty.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("`catalog init"));
+}
