@@ -89,11 +89,23 @@ impl ServePlan {
         } else {
             format!("{repo}/")
         };
-        // The cache and the site go to a folder of this serve's own, not into the folder served.
-        let root = std::env::temp_dir().join(format!("catalog-serve-{}", std::process::id()));
+        let root = preview_root(&path);
         std::fs::create_dir_all(&root).with_context(|| format!("creating {}", root.display()))?;
         Ok(ServePlan { root, served: path.clone(), config, start, watch: vec![path] })
     }
+}
+
+/// Where the preview of a repository or skill folder keeps its cache and site: the user's cache
+/// folder, one folder per path served, so that serving it again reuses the cache and nothing
+/// grows per run. Never inside the folder served, which gets nothing written into it.
+fn preview_root(served: &Path) -> PathBuf {
+    let absolute = |var: &str| std::env::var_os(var).map(PathBuf::from).filter(|p| p.is_absolute());
+    let cache = absolute("XDG_CACHE_HOME")
+        .or_else(|| absolute("HOME").map(|home| home.join(".cache")))
+        .filter(|cache| !cache.starts_with(served))
+        .unwrap_or_else(std::env::temp_dir);
+    let key = blake3::hash(served.as_os_str().as_encoded_bytes()).to_hex();
+    cache.join("catalog/preview").join(&key[..16])
 }
 
 /// `owner/name` from the `origin` remote of the git work tree `path` is in, when it is on
