@@ -37,6 +37,9 @@ pub struct Repo {
     pub skills: Vec<usize>,
     /// Repository-level facts from git and the catalog's data files; `None` is "not known".
     pub facts: RepoFacts,
+    /// Whether `id` names a repository on GitHub. A lone folder previewed without a git remote
+    /// gets an id to build pages under, which no link may present as an address.
+    pub hosted: bool,
 }
 
 /// Facts about a repository that its files alone do not give.
@@ -131,8 +134,9 @@ impl Repo {
         format!("{}/{}/", self.id.owner, self.id.name)
     }
 
-    pub fn web_url(&self) -> String {
-        format!("https://github.com/{}", self.id.full())
+    /// The repository on GitHub; `None` when it has no address there.
+    pub fn web_url(&self) -> Option<String> {
+        self.hosted.then(|| format!("https://github.com/{}", self.id.full()))
     }
 
     /// What web links to files name the version by: the commit read, else `HEAD`.
@@ -141,8 +145,8 @@ impl Repo {
     }
 
     /// The web address of a file (path relative to the repository root) at the commit read.
-    pub fn file_web_url(&self, path: &str) -> String {
-        format!("{}/blob/{}/{path}", self.web_url(), self.web_rev())
+    pub fn file_web_url(&self, path: &str) -> Option<String> {
+        self.web_url().map(|web| format!("{web}/blob/{}/{path}", self.web_rev()))
     }
 }
 

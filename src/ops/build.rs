@@ -461,7 +461,10 @@ fn assemble_catalog(
         diagnostics: if keeping { parts.iter().map(|p| p.diagnostics.clone()).collect() } else { Vec::new() },
         commits: parts.iter().map(|p| p.commit).collect(),
     };
-    let (repos, mut skills) = join_repos(parts, &repo_data, &mut diagnostics, skill_folders);
+    let (mut repos, mut skills) = join_repos(parts, &repo_data, &mut diagnostics, skill_folders);
+    for repo in &mut repos {
+        repo.hosted = !config.without_repository;
+    }
 
     let inputs: Vec<copies::CopyInput> = skills
         .iter()
@@ -584,6 +587,7 @@ fn build_repo(
             commit: history.as_ref().map(|h| h.commit.clone()),
             updated: history.as_ref().map(|h| h.updated),
         },
+        hosted: true,
     };
     (RepoPart { repo, skills, diagnostics, commit: git.map(|g| g.commit) }, reads)
 }

@@ -248,7 +248,7 @@ pub fn render_site(
                 label: "Licence",
                 value: repo.license.label.clone(),
                 known: repo.license.spdx.is_some(),
-                href: repo.license.file.as_deref().map(|file| repo.file_web_url(file)),
+                href: repo.license.file.as_deref().and_then(|file| repo.file_web_url(file)),
             },
             Fact {
                 label: "Stars",
@@ -260,7 +260,11 @@ pub fn render_site(
                 label: "Commit",
                 value: repo.facts.short_commit().unwrap_or("Not known").to_string(),
                 known: repo.facts.commit.is_some(),
-                href: repo.facts.commit.as_ref().map(|commit| format!("{}/tree/{commit}", repo.web_url())),
+                href: repo
+                    .facts
+                    .commit
+                    .as_ref()
+                    .and_then(|commit| repo.web_url().map(|web| format!("{web}/tree/{commit}"))),
             },
             Fact {
                 label: "Updated",
@@ -310,7 +314,7 @@ pub fn render_site(
             site: site(&dir),
             owner: OwnerCtx {
                 owner: owner.to_string(),
-                web: format!("https://github.com/{owner}"),
+                web: repos.iter().any(|r| r.hosted).then(|| format!("https://github.com/{owner}")),
                 repos: repos.iter().map(|r| listing::repo_row(r, &root)).collect(),
                 skills: Vec::new(),
             },

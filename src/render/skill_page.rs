@@ -45,12 +45,15 @@ pub fn skill_ctx(
     let repo_web = repo.web_url();
     // Links name the commit the files were read at, so they show what this page describes.
     let rev = repo.web_rev();
-    let folder_web = match (folder.is_empty(), &repo.facts.commit) {
+    let folder_web = repo_web.as_ref().map(|repo_web| match (folder.is_empty(), &repo.facts.commit) {
         (true, None) => repo_web.clone(),
         (true, Some(commit)) => format!("{repo_web}/tree/{commit}"),
         (false, _) => format!("{repo_web}/tree/{rev}/{folder}"),
-    };
+    });
     let blob_dir = repo.file_web_url(&if folder.is_empty() { String::new() } else { format!("{folder}/") });
+    let blob_dir = blob_dir.as_deref();
+    // Without a repository there is nothing on the web to link to: no link rather than a made-up one.
+    let at_source = |path: &str| blob_dir.map(|dir| format!("{dir}{path}"));
     let tokens = format!("~{}", compact_count(cost.tokens));
     let words = about_words(cost.words);
     let license = &analysis.license;
@@ -60,10 +63,10 @@ pub fn skill_ctx(
         skill: &skill.name,
         folder: &folder_name,
         path: &folder,
-        clone_url: &format!("{repo_web}.git"),
-        tree_url: &folder_web,
+        clone_url: &repo_web.as_ref().map(|web| format!("{web}.git")).unwrap_or_default(),
+        tree_url: folder_web.as_deref().unwrap_or_default(),
     });
-    if catalog.config.without_repository {
+    if repo_web.is_none() {
         for agent in &mut install {
             agent.options.clear();
             agent.notice = Some(NO_REPOSITORY.to_string());
@@ -86,7 +89,7 @@ pub fn skill_ctx(
         Fact { label: "First seen", ..maybe(skill.history.first_seen.map(|t| t.long_date())) },
         Fact {
             label: "Licence",
-            href: license.file.as_deref().map(|file| repo.file_web_url(file)),
+            href: license.file.as_deref().and_then(|file| repo.file_web_url(file)),
             ..maybe((license.origin != LicenseOrigin::None).then(|| license.label.clone()))
         },
     ];
@@ -129,12 +132,12 @@ pub fn skill_ctx(
         None => format!("© {holder}"),
     };
     let other_files = skill.dir.files.len().saturating_sub(1);
-    let source_href = format!("{blob_dir}{}", skill.dir.skill_file);
+    let source_href = at_source(&skill.dir.skill_file);
     let skill_md = SkillMd {
         republished: license.redistributable,
         withheld_reason: withheld_reason(license),
         html: if license.redistributable {
-            markdown::render(&skill.body()?, &LinkBase { blob_dir: &blob_dir })
+            markdown::render(&skill.body()?, &LinkBase { blob_dir })
         } else {
             String::new()
         },
@@ -150,7 +153,7 @@ pub fn skill_ctx(
         .dir
         .files
         .iter()
-        .map(|f| FileRow { path: f.path.clone(), size: file_size(f.size), href: format!("{blob_dir}{}", f.path) })
+        .map(|f| FileRow { path: f.path.clone(), size: file_size(f.size), href: at_source(&f.path) })
         .collect();
 
     let more_from_repo = more_from_repo(catalog, index).map(|other| shown.card(other)).collect();
@@ -206,7 +209,7 @@ pub fn skill_ctx(
             urls: caps.urls.clone(),
             credential_names: caps.credential_names.clone(),
         },
-        safety: safety(skill, &blob_dir),
+        safety: safety(skill, blob_dir),
         tokens: compact_count(cost.tokens),
         idle_tokens: compact_count(cost.idle_tokens),
         words,
@@ -281,14 +284,14 @@ pub fn topic_links(
 
 /// The Safety section: the verdict, each finding with its file:line (linked to the line at its
 /// source), rule, severity and why; then spec conformance.
-fn safety(skill: &Skill, blob_dir: &str) -> Safety {
+fn safety(skill: &Skill, blob_dir: Option<&str>) -> Safety {
     let scan = skill.scan.get();
     let row = |f: &Finding| {
         // GitHub renders Markdown unless asked for the plain file, which has line anchors.
         let plain = if f.file.to_ascii_lowercase().ends_with(".md") { "?plain=1" } else { "" };
         FindingRow {
             location: format!("{}:{}", f.file, f.line),
-            href: format!("{blob_dir}{}{plain}#L{}", f.file, f.line),
+            href: blob_dir.map(|dir| format!("{dir}{}{plain}#L{}", f.file, f.line)),
             rule: f.rule.id,
             severity: f.severity.as_str(),
             title: f.rule.title,
@@ -347,7 +350,7 @@ fn safety(skill: &Skill, blob_dir: &str) -> Safety {
                     let line = line.unwrap_or(1);
                     ReadingFix {
                         location: format!("{}:{line}", skill.dir.skill_file),
-                        href: format!("{blob_dir}{}?plain=1#L{line}", skill.dir.skill_file),
+                        href: blob_dir.map(|dir| format!("{dir}{}?plain=1#L{line}", skill.dir.skill_file)),
                         message: message.clone(),
                     }
                 })
