@@ -26,6 +26,10 @@ pub struct Config {
     /// Scanner findings accepted with a reason; paths are `owner/repo/path/in/repo` globs.
     #[serde(default)]
     pub suppress: Vec<crate::scan::suppress::Suppression>,
+    /// A preview of a folder that names no repository (no git remote): its pages say that
+    /// install commands need one instead of making up an address.
+    #[serde(skip)]
+    pub without_repository: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -47,6 +51,9 @@ pub struct SourceConfig {
     pub history: bool,
     /// The repository the folder is a copy of, as "owner/name".
     pub repo: String,
+    /// The line of catalog.toml its `[[sources]]` table starts on, for errors about it.
+    #[serde(skip)]
+    pub line: Option<usize>,
 }
 
 fn default_history() -> bool {
@@ -73,17 +80,33 @@ impl Config {
     /// Reads `root/catalog.toml`.
     pub fn load(root: &Path) -> Result<Config> {
         let path = root.join(CONFIG_FILE);
-        let text = std::fs::read_to_string(&path).map_err(|error| Error::Io { path: path.clone(), error })?;
+        let text = std::fs::read_to_string(&path).map_err(|error| match error.kind() {
+            std::io::ErrorKind::NotFound => Error::Config {
+                path: path.clone(),
+                line: None,
+                message: format!(
+                    "not found; `catalog init {}` starts a catalog there, or --root names the folder that holds one",
+                    root.display()
+                ),
+            },
+            _ => Error::Io { path: path.clone(), error },
+        })?;
         Self::parse(&text, &path)
     }
 
     pub fn parse(text: &str, path: &Path) -> Result<Config> {
-        let config: Config = toml::from_str(text).map_err(|err| {
-            let line = err.span().map(|span| text[..span.start].lines().count().max(1));
-            Error::Config { path: path.to_path_buf(), line, message: err.message().to_string() }
+        let mut config: Config = toml::from_str(text).map_err(|err| Error::Config {
+            path: path.to_path_buf(),
+            line: err.span().map(|span| line_at(text, span.start)),
+            message: err.message().to_string(),
         })?;
+        // Each `[[sources]]` header, in order: the line errors about that source name.
+        let headers = text.lines().enumerate().filter(|(_, l)| l.trim_start().starts_with("[[sources]]"));
+        for (source, (index, _)) in config.sources.iter_mut().zip(headers) {
+            source.line = Some(index + 1);
+        }
         for source in &config.sources {
-            let error = |message: String| Error::Config { path: path.to_path_buf(), line: None, message };
+            let error = |message: String| Error::Config { path: path.to_path_buf(), line: source.line, message };
             if crate::discover::RepoId::parse(&source.repo).is_none() {
                 return Err(error(format!("source repo {:?} is not of the form \"owner/name\"", source.repo)));
             }
@@ -113,6 +136,37 @@ impl Config {
         }
         Ok(config)
     }
+
+    /// Refuses a folder source whose `path` (relative to `root`) is missing or not a folder: a
+    /// catalog without it would be published as if the repository held no skills.
+    pub fn check_source_folders(&self, root: &Path) -> Result<()> {
+        for source in &self.sources {
+            let Some(path) = &source.path else { continue };
+            let dir = root.join(path);
+            let problem = match std::fs::metadata(&dir) {
+                Ok(meta) if meta.is_dir() => continue,
+                Ok(_) => "is not a folder",
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => "does not exist",
+                Err(_) => "cannot be read",
+            };
+            return Err(Error::Config {
+                path: root.join(CONFIG_FILE),
+                line: source.line,
+                message: format!(
+                    "source {}: path {:?} ({}) {problem}",
+                    source.repo,
+                    path.display().to_string(),
+                    dir.display()
+                ),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// The 1-based line of byte `offset` in `text`.
+fn line_at(text: &str, offset: usize) -> usize {
+    text[..offset.min(text.len())].matches('\n').count() + 1
 }
 
 #[cfg(test)]
@@ -146,5 +200,43 @@ mod tests {
         assert!(rev_on_folder.unwrap_err().to_string().contains("`git` sources only"));
         let typo = parse("title = \"t\"\n[[sources]]\ngit = \"u\"\nrevision = \"x\"\nrepo = \"o/a\"\n");
         assert!(typo.is_err());
+    }
+
+    #[test]
+    fn errors_name_the_line_they_are_about() {
+        let line_of = |text: &str| match parse(text).unwrap_err() {
+            Error::Config { line, .. } => line,
+            other => panic!("{other}"),
+        };
+        // The unknown key's own line, not the one before it.
+        assert_eq!(line_of("title = \"t\"\n\n[[sources]]\npath = \"a\"\nrepo = \"o/a\"\nrevsion = \"x\"\n"), Some(6));
+        assert_eq!(line_of("title = \"t\"\ntitel = \"x\"\n"), Some(2));
+        // A source's own problems name its `[[sources]]` line.
+        let second = "title = \"t\"\n[[sources]]\npath = \"a\"\nrepo = \"o/a\"\n\n[[sources]]\nrepo = \"o/b\"\n";
+        assert_eq!(line_of(second), Some(6));
+    }
+
+    #[test]
+    fn a_missing_or_file_source_path_names_its_sources_line() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir(tmp.path().join("a")).unwrap();
+        std::fs::write(tmp.path().join("file"), "x").unwrap();
+        let text =
+            "title = \"t\"\n[[sources]]\npath = \"a\"\nrepo = \"o/a\"\n[[sources]]\npath = \"PATH\"\nrepo = \"o/b\"\n";
+        for (path, says) in [("missing", "does not exist"), ("file", "is not a folder")] {
+            let config = parse(&text.replace("PATH", path)).unwrap();
+            let err = config.check_source_folders(tmp.path()).unwrap_err();
+            let shown = err.to_string();
+            assert!(shown.contains("catalog.toml:5: source o/b"), "{shown}");
+            assert!(shown.contains(says), "{shown}");
+        }
+        assert!(parse(&text.replace("PATH", "a")).unwrap().check_source_folders(tmp.path()).is_ok());
+    }
+
+    #[test]
+    fn a_missing_catalog_toml_says_how_to_start_one() {
+        let tmp = tempfile::tempdir().unwrap();
+        let shown = Config::load(tmp.path()).unwrap_err().to_string();
+        assert!(shown.contains("catalog.toml: not found; `catalog init"), "{shown}");
     }
 }

@@ -331,7 +331,12 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 .with_context(|| format!("building the catalog in {}", args.root.display()))?;
             let errors = report.diagnostics.iter().filter(|d| d.level == Level::Error).count();
             let warnings = report.diagnostics.len() - errors;
-            if !cli.quiet {
+            // `-q` quiets everything but errors.
+            if cli.quiet {
+                for diag in report.diagnostics.iter().filter(|d| d.level == Level::Error) {
+                    eprintln!("{diag}");
+                }
+            } else {
                 catalog::diag::print_all(&report.diagnostics, cli.verbose);
                 if cli.verbose {
                     report.print_timings();
@@ -371,7 +376,12 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
 fn check(cli: &Cli, args: &CheckArgs) -> anyhow::Result<ExitCode> {
     use catalog::scan::report;
     let options = ops::CheckOptions { paths: args.paths.clone(), no_ignore: args.no_ignore };
-    let skills = ops::check(&options)?;
+    let checked = ops::check(&options)?;
+    // What reading SKILL.md gave, as `catalog build` prints it; `-q` keeps the errors.
+    for diag in checked.diagnostics.iter().filter(|d| !cli.quiet || d.level == Level::Error) {
+        eprintln!("{diag}");
+    }
+    let skills = checked.skills;
     let out = match args.format {
         Format::Text => report::text(&skills, cli.verbose),
         Format::Json => report::json(&skills) + "\n",

@@ -37,6 +37,9 @@ pub struct Repo {
     pub skills: Vec<usize>,
     /// Repository-level facts from git and the catalog's data files; `None` is "not known".
     pub facts: RepoFacts,
+    /// Whether `id` names a repository on GitHub. A lone folder previewed without a git remote
+    /// gets an id to build pages under, which no link may present as an address.
+    pub hosted: bool,
 }
 
 /// Facts about a repository that its files alone do not give.
@@ -120,13 +123,20 @@ impl Timestamp {
 }
 
 impl Repo {
+    /// Skill folders left out of the catalog (their SKILL.md could not be read); each has an
+    /// error in the build report.
+    pub fn left_out(&self) -> usize {
+        self.skill_folders.saturating_sub(self.skills.len())
+    }
+
     /// `owner/name/`
     pub fn url_path(&self) -> String {
         format!("{}/{}/", self.id.owner, self.id.name)
     }
 
-    pub fn web_url(&self) -> String {
-        format!("https://github.com/{}", self.id.full())
+    /// The repository on GitHub; `None` when it has no address there.
+    pub fn web_url(&self) -> Option<String> {
+        self.hosted.then(|| format!("https://github.com/{}", self.id.full()))
     }
 
     /// What web links to files name the version by: the commit read, else `HEAD`.
@@ -135,8 +145,8 @@ impl Repo {
     }
 
     /// The web address of a file (path relative to the repository root) at the commit read.
-    pub fn file_web_url(&self, path: &str) -> String {
-        format!("{}/blob/{}/{path}", self.web_url(), self.web_rev())
+    pub fn file_web_url(&self, path: &str) -> Option<String> {
+        self.web_url().map(|web| format!("{web}/blob/{}/{path}", self.web_rev()))
     }
 }
 
@@ -167,6 +177,8 @@ pub struct Skill {
     /// The frontmatter name, else the folder name.
     pub name: String,
     pub description: String,
+    /// How its frontmatter was read (strictly, leniently, or there was none).
+    pub reading: crate::parse::Reading,
     /// Tags, categories and products, as the taxonomy classifies the skill on its own.
     pub topics: crate::relate::Topics,
     /// SKILL.md's text hashed, line endings aside ([`crate::relate::text_hash`]): skills with the

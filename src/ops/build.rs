@@ -107,6 +107,7 @@ fn build_in(
     };
     let mode = if options.offline { sources::Mode::Offline } else { sources::Mode::Fetch };
     let root = catalog_root(&options.root);
+    config.check_source_folders(&root)?;
     let out_dir = options.out.clone().unwrap_or_else(|| options.root.join("public"));
     let found = discover_catalog(&root, &config, mode, session.as_deref_mut());
     let fingerprint = input_fingerprint(options, &root, &config, &found);
@@ -460,7 +461,10 @@ fn assemble_catalog(
         diagnostics: if keeping { parts.iter().map(|p| p.diagnostics.clone()).collect() } else { Vec::new() },
         commits: parts.iter().map(|p| p.commit).collect(),
     };
-    let (repos, mut skills) = join_repos(parts, &repo_data, &mut diagnostics, skill_folders);
+    let (mut repos, mut skills) = join_repos(parts, &repo_data, &mut diagnostics, skill_folders);
+    for repo in &mut repos {
+        repo.hosted = !config.without_repository;
+    }
 
     let inputs: Vec<copies::CopyInput> = skills
         .iter()
@@ -583,6 +587,7 @@ fn build_repo(
             commit: history.as_ref().map(|h| h.commit.clone()),
             updated: history.as_ref().map(|h| h.updated),
         },
+        hosted: true,
     };
     (RepoPart { repo, skills, diagnostics, commit: git.map(|g| g.commit) }, reads)
 }
@@ -716,6 +721,7 @@ struct LoadedSkill {
     topics: crate::relate::Topics,
     name: String,
     description: String,
+    reading: parse::Reading,
     content_hash: Option<[u8; 32]>,
     text_hash: u64,
     similar_digest: crate::write::Hash,
@@ -747,6 +753,7 @@ impl LoadedSkill {
             topics: self.topics,
             name: self.name,
             description: self.description,
+            reading: self.reading,
             text_hash: self.text_hash,
             similar_digest: self.similar_digest,
             history: Default::default(),
@@ -867,9 +874,15 @@ fn read_skill(
         if dir.rel_dir.is_empty() { source.repo.full() } else { format!("{}/{}", source.repo.full(), dir.rel_dir) };
     crate::scan::suppress::apply(&mut scan.findings, reading.suppress, |f| format!("{prefix}/{}", f.file));
     let name = parsed.frontmatter.name.clone().unwrap_or_else(|| folder_name.clone());
-    let description = parsed.frontmatter.description.clone().unwrap_or_default();
+    // Without frontmatter, the first paragraph describes the skill, as Claude Code reads it.
+    let first_paragraph = || {
+        let described = parsed.outline.sections.iter().flat_map(|s| &s.paragraphs).next().cloned();
+        described.filter(|_| parsed.reading == parse::Reading::NoFrontmatter)
+    };
+    let description = parsed.frontmatter.description.clone().or_else(first_paragraph).unwrap_or_default();
     let mut parsed = parsed;
-    if parsed.frontmatter.name.is_none() {
+    // Without frontmatter, its warning says where the name comes from.
+    if parsed.frontmatter.name.is_none() && parsed.reading != parse::Reading::NoFrontmatter {
         parsed.diagnostics.push(Diagnostic::warning(
             &path,
             None,
@@ -890,7 +903,8 @@ fn read_skill(
     // The outline served analysis and the scanner, whose results the pages read; neither the
     // cache nor the catalog keeps it (about a quarter of a skill's size in both). The text is
     // kept apart from the rest (`cache::SkillText`).
-    let parse::ParsedSkill { frontmatter, text, body_start, diagnostics, body_line: _, outline: _ } = parsed;
+    let parse::ParsedSkill { frontmatter, text, body_start, diagnostics, reading: read_as, body_line: _, outline: _ } =
+        parsed;
     let loaded = LoadedSkill {
         compatibility: frontmatter.compatibility.clone(),
         frontmatter: cache::Deferred::new(frontmatter),
@@ -902,6 +916,7 @@ fn read_skill(
         topics,
         name,
         description,
+        reading: read_as,
         content_hash,
         text_hash,
         similar_digest,
@@ -911,7 +926,7 @@ fn read_skill(
 
 /// Reads a SKILL.md, never more of it than the parser accepts: a larger one is left out by its
 /// size, not read into memory first.
-fn read_skill_md(path: &Path) -> std::result::Result<Vec<u8>, Diagnostic> {
+pub(crate) fn read_skill_md(path: &Path) -> std::result::Result<Vec<u8>, Diagnostic> {
     use std::io::Read;
     let cannot = |e: std::io::Error| Diagnostic::error(path, None, format!("cannot be read: {e}"));
     let file = std::fs::File::open(path).map_err(cannot)?;

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
+use crate::diag::Diagnostic;
 use crate::discover::{self, RepoId, SkillDir};
 use crate::error::{Error, Result};
 use crate::scan::report::CheckedSkill;
@@ -242,9 +243,16 @@ fn targets_for_dir(path: &Path, no_ignore: bool) -> Result<Vec<Target>> {
     Ok(targets)
 }
 
+/// What `check` found: each skill's scan, and what reading each SKILL.md gave, in the lines
+/// `catalog build` prints for it (a skill read leniently, or left out).
+pub struct Checked {
+    pub skills: Vec<CheckedSkill>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
 /// Scans every skill under the given paths. Errors (a missing path, a folder without skills, a
 /// bad `.catalogignore`) stop the command.
-pub fn check(options: &CheckOptions) -> Result<Vec<CheckedSkill>> {
+pub fn check(options: &CheckOptions) -> Result<Checked> {
     if options.paths.is_empty() {
         return Err(Error::Output("no PATH given".to_string()));
     }
@@ -252,7 +260,7 @@ pub fn check(options: &CheckOptions) -> Result<Vec<CheckedSkill>> {
     for path in &options.paths {
         targets.extend(targets_for(path, options.no_ignore)?);
     }
-    let checked = targets
+    let checked: Vec<(CheckedSkill, Vec<Diagnostic>)> = targets
         .par_iter()
         .map(|target| {
             let files = read_skill_files(&target.dir, &mut Default::default());
@@ -263,15 +271,29 @@ pub fn check(options: &CheckOptions) -> Result<Vec<CheckedSkill>> {
                 parsed: None,
             });
             suppress::apply(&mut report.findings, &target.suppressions, |f| f.file.clone());
-            let name = skill_name(&files, &target.dir.skill_file).unwrap_or_else(|| target.folder_name.clone());
-            CheckedSkill { path: target.display.clone(), name, report }
+            let (name, diagnostics) = read_as_built(target);
+            let name = name.unwrap_or_else(|| target.folder_name.clone());
+            (CheckedSkill { path: target.display.clone(), name, report }, diagnostics)
         })
         .collect();
-    Ok(checked)
+    let (skills, diagnostics): (Vec<_>, Vec<_>) = checked.into_iter().unzip();
+    Ok(Checked { skills, diagnostics: diagnostics.into_iter().flatten().collect() })
 }
 
-fn skill_name(files: &[ScanFile], skill_file: &str) -> Option<String> {
-    let file = files.iter().find(|f| f.path == skill_file)?;
-    let FileContent::Bytes(bytes) = &file.content else { return None };
-    crate::parse::parse_skill(Path::new(skill_file), bytes).ok()?.frontmatter.name
+/// Reads a target's SKILL.md as `catalog build` reads it (the same reader, the same limits), for
+/// its name and the diagnostics the build would give it, named by the path shown.
+fn read_as_built(target: &Target) -> (Option<String>, Vec<Diagnostic>) {
+    if target.dir.skill_file.is_empty() {
+        return (None, Vec::new());
+    }
+    let shown = Path::new(&target.display).join(&target.dir.skill_file);
+    let read = crate::ops::build::read_skill_md(&target.dir.skill_file_path())
+        .and_then(|bytes| crate::parse::parse_skill(&shown, &bytes));
+    match read {
+        Ok(parsed) => (parsed.frontmatter.name, parsed.diagnostics),
+        Err(mut diagnostic) => {
+            diagnostic.file = shown;
+            (None, vec![diagnostic])
+        }
+    }
 }

@@ -36,37 +36,38 @@ pub struct ServeOptions {
 /// What to build for a PATH: the catalog root, its config, and the page to open first.
 #[derive(Debug, Clone)]
 pub struct ServePlan {
+    /// The folder holding catalog.toml (a catalog), or a folder of the serve's own outside the
+    /// path served (a repository or a skill, which get nothing written into them).
     pub root: PathBuf,
+    /// The path served, as the user gave it (canonical).
+    pub served: PathBuf,
     pub config: Config,
     /// Site path of the page to open (`""` for the home page).
     pub start: String,
-    /// Folders whose changes trigger a rebuild.
+    /// What the site is made of: a change under one of these triggers a rebuild, a change
+    /// anywhere else (a log file, the output, the cache) does not.
     pub watch: Vec<PathBuf>,
 }
+
+/// The folders and files of a catalog that make its site, beside its sources.
+const CATALOG_INPUTS: &[&str] = &[CONFIG_FILE, "templates", "static", "data"];
 
 impl ServePlan {
     pub fn for_path(path: &Path) -> anyhow::Result<ServePlan> {
         let path = path.canonicalize().with_context(|| format!("{} does not exist", path.display()))?;
         if path.join(CONFIG_FILE).is_file() {
             let config = Config::load(&path)?;
-            let mut watch = vec![path.clone()];
-            watch.extend(
-                config
-                    .sources
-                    .iter()
-                    .filter_map(|s| s.path.as_ref())
-                    .map(|p| path.join(p))
-                    .filter(|p| !p.starts_with(&path)),
-            );
-            return Ok(ServePlan { root: path, config, start: String::new(), watch });
+            let mut watch: Vec<PathBuf> = CATALOG_INPUTS.iter().map(|name| path.join(name)).collect();
+            watch.extend(config.sources.iter().filter_map(|s| s.path.as_ref()).map(|p| path.join(p)));
+            return Ok(ServePlan { root: path.clone(), served: path, config, start: String::new(), watch });
         }
         let is_skill = SKILL_FILE_NAMES.iter().any(|name| path.join(name).is_file());
         let folder = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "skill".into());
-        let repo = if is_skill {
-            format!("local/{}", slugify(&folder))
-        } else {
-            github_repo_of(&path).unwrap_or_else(|| format!("local/{}", slugify(&folder)))
-        };
+        // The repository named by the git remote of the work tree the folder is in; without
+        // one, an address to build pages under, which the pages never show as a repository.
+        let remote = github_repo_of(&path);
+        let without_repository = remote.is_none();
+        let repo = remote.unwrap_or_else(|| format!("local/{}", slugify(&folder)));
         let config = Config {
             title: format!("Preview of {folder}"),
             base_url: "/".into(),
@@ -77,23 +78,67 @@ impl ServePlan {
                 rev: None,
                 history: true,
                 repo: repo.clone(),
+                line: None,
             }],
             suppress: Vec::new(),
+            without_repository,
         };
-        // A lone skill sits at its repository's root, so its page is owner/repo/<repo name>/.
+        // A lone skill sits at its source's root, so its page is owner/repo/<repo name>/.
         let start = if is_skill {
             format!("{repo}/{}/", repo.rsplit('/').next().unwrap_or_default())
         } else {
             format!("{repo}/")
         };
-        Ok(ServePlan { root: path.clone(), config, start, watch: vec![path] })
+        let root = preview_root(&path);
+        std::fs::create_dir_all(&root).with_context(|| format!("creating {}", root.display()))?;
+        Ok(ServePlan { root, served: path.clone(), config, start, watch: vec![path] })
     }
 }
 
-/// `owner/name` from the repository's `origin` remote, when it is on GitHub.
+/// Where the preview of a repository or skill folder keeps its cache and site: the user's cache
+/// folder, one folder per path served, so that serving it again reuses the cache and nothing
+/// grows per run. Never inside the folder served, which gets nothing written into it.
+fn preview_root(served: &Path) -> PathBuf {
+    let absolute = |var: &str| std::env::var_os(var).map(PathBuf::from).filter(|p| p.is_absolute());
+    let cache = absolute("XDG_CACHE_HOME")
+        .or_else(|| absolute("HOME").map(|home| home.join(".cache")))
+        .filter(|cache| !cache.starts_with(served))
+        .unwrap_or_else(std::env::temp_dir);
+    let key = blake3::hash(served.as_os_str().as_encoded_bytes()).to_hex();
+    cache.join("catalog/preview").join(&key[..16])
+}
+
+/// `owner/name` from the `origin` remote of the git work tree `path` is in, when it is on
+/// GitHub.
 fn github_repo_of(path: &Path) -> Option<String> {
-    let config = std::fs::read_to_string(path.join(".git/config")).ok()?;
-    let url = config.lines().map(str::trim).find_map(|l| l.strip_prefix("url = "))?;
+    let top = path.ancestors().find(|dir| dir.join(".git").exists())?;
+    let git = top.join(".git");
+    // A linked work tree or submodule has a `.git` file naming its git folder.
+    let git_dir = if git.is_file() {
+        let text = std::fs::read_to_string(&git).ok()?;
+        let named = PathBuf::from(text.trim().strip_prefix("gitdir:")?.trim());
+        let dir = if named.is_absolute() { named } else { top.join(named) };
+        // A linked work tree's config is in the main repository's folder.
+        match std::fs::read_to_string(dir.join("commondir")) {
+            Ok(common) => dir.join(common.trim()),
+            Err(_) => dir,
+        }
+    } else {
+        git
+    };
+    let config = std::fs::read_to_string(git_dir.join("config")).ok()?;
+    let mut in_origin = false;
+    let url = config.lines().map(str::trim).find_map(|line| {
+        if line.starts_with('[') {
+            in_origin = line == "[remote \"origin\"]";
+            return None;
+        }
+        if !in_origin {
+            return None;
+        }
+        let (key, value) = line.split_once('=')?;
+        (key.trim() == "url").then(|| value.trim().to_string())
+    })?;
     let rest = url.split("github.com").nth(1)?.trim_start_matches([':', '/']);
     let rest = rest.trim_end_matches('/').trim_end_matches(".git");
     crate::discover::RepoId::parse(rest).map(|id| id.full())
@@ -154,12 +199,8 @@ pub fn serve(options: &ServeOptions) -> anyhow::Result<()> {
     let port = server.server_addr().to_ip().map(|a| a.port()).unwrap_or(options.port);
     let prefix = base_path(&plan.config.base_url);
     let base_url = format!("http://127.0.0.1:{port}{prefix}");
-    // A catalog keeps its preview beside its cache; a lone skill's goes to the temp folder.
-    let out = if plan.root.join(CONFIG_FILE).is_file() {
-        plan.root.join(".catalog/serve/site")
-    } else {
-        std::env::temp_dir().join(format!("catalog-serve-{port}-{}", std::process::id())).join("site")
-    };
+    // The preview goes beside the cache: the catalog's, or the serve's own folder.
+    let out = plan.root.join(".catalog/serve/site");
     // Rebuilds read git sources from the cache; only the first build may fetch them.
     let build_options = BuildOptions {
         root: plan.root.clone(),
@@ -201,7 +242,13 @@ pub fn serve(options: &ServeOptions) -> anyhow::Result<()> {
     eprintln!("{}", built(&first));
     let start_url = format!("{base_url}{}", plan.start);
     // The first line on stdout is the address, for people and for scripts.
-    println!("Serving {} at {start_url}", plan.root.display());
+    println!("Serving {} at {start_url}", plan.served.display());
+    if plan.config.without_repository {
+        eprintln!(
+            "{} has no git remote naming its repository: the pages show no install commands, which need one",
+            plan.served.display()
+        );
+    }
     if options.open {
         open_browser(&start_url);
     }
@@ -226,17 +273,26 @@ fn watch(
 ) -> anyhow::Result<()> {
     use notify::{RecursiveMode, Watcher};
     let out_parent = out.parent().unwrap_or(out).to_path_buf();
-    // Outputs and caches inside the catalog are not inputs.
+    // Outputs and caches are never inputs, even inside a source.
     let generated: Vec<PathBuf> =
         ["public", ".catalog", "target"].iter().map(|d| plan.root.join(d)).chain([out_parent]).collect();
-    let ignored = move |path: &Path| generated.iter().any(|g| path.starts_with(g)) || !is_input(path);
+    let inputs = plan.watch.clone();
+    let own_git = plan.root.join(".git");
+    let git_inputs = own_git.clone();
+    // Only what the site is made of: a log file written into the catalog's folder (`catalog
+    // serve > serve.log`) would otherwise rebuild the site on every line the rebuild logs.
+    let ignored = move |path: &Path| {
+        let made_of = inputs.iter().any(|input| path.starts_with(input)) || path.starts_with(&git_inputs);
+        !made_of || generated.iter().any(|g| path.starts_with(g)) || !is_input(path)
+    };
     let (tx, rx) = channel::<notify::Result<notify::Event>>();
     // Only changes: opening and reading (which every build does to the whole tree) would flood
     // the kernel's event queue, and an overflowed queue means rereading everything.
     let config = notify::Config::default().with_event_kinds(notify::EventKindMask::CORE);
     let mut watcher = notify::RecommendedWatcher::new(tx, config)?;
     // The catalog's own folder holds the outputs, whose writes are no change (and would flood
-    // the queue too): it is watched alone, and each input in it on its own.
+    // the queue too): it is watched alone, for catalog.toml and inputs made later, and each
+    // input folder on its own.
     watcher
         .watch(&plan.root, RecursiveMode::NonRecursive)
         .with_context(|| format!("watching {}", plan.root.display()))?;
@@ -244,12 +300,14 @@ fn watch(
         watch_input(&mut watcher, &entry.path(), &ignored);
     }
     // The catalog's own repository, whose commits date the skills in it: what moves its HEAD.
-    let git = plan.root.join(".git");
-    if git.is_dir() {
-        let _ = watcher.watch(&git, RecursiveMode::NonRecursive);
-        let _ = watcher.watch(&git.join("refs/heads"), RecursiveMode::Recursive);
+    if own_git.is_dir() {
+        let _ = watcher.watch(&own_git, RecursiveMode::NonRecursive);
+        let _ = watcher.watch(&own_git.join("refs/heads"), RecursiveMode::Recursive);
     }
-    for path in plan.watch.iter().filter(|p| **p != plan.root) {
+    // Inputs directly in the catalog's folder were watched above; the folder itself (a source
+    // at ".") never is as a whole, since it holds the outputs.
+    let deeper = |p: &&PathBuf| **p != plan.root && p.parent() != Some(plan.root.as_path()) && p.is_dir();
+    for path in plan.watch.iter().filter(deeper) {
         watcher.watch(path, RecursiveMode::Recursive).with_context(|| format!("watching {}", path.display()))?;
     }
     let root = plan.root.clone();

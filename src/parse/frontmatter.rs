@@ -1,8 +1,8 @@
 //! Frontmatter: the YAML between the opening and closing `---` lines of SKILL.md.
 //!
-//! Parsing is strict first; when that fails, the Agent Skills spec's lenient fallback quotes
-//! top-level values that hold an unquoted `: ` and tries again. What still does not parse is a
-//! diagnostic that names the line in SKILL.md.
+//! Parsing is strict first; when that fails, the frontmatter is read leniently, as agents'
+//! loaders read it (`super::lenient`), each recovery a note on its line. What no lenient reading
+//! recovers is a diagnostic that names the line in SKILL.md.
 
 use std::collections::BTreeMap;
 
@@ -101,6 +101,8 @@ pub struct ReadFrontmatter {
     pub frontmatter: Frontmatter,
     /// (line within SKILL.md, message)
     pub notes: Vec<(Option<usize>, String)>,
+    /// Whether strict YAML rejected it and it was read leniently, as agents' loaders do.
+    pub lenient: bool,
 }
 
 /// Reads the YAML of a split document. `yaml_line` is the SKILL.md line the YAML starts on.
@@ -108,34 +110,34 @@ pub fn read(yaml: &str, yaml_line: usize) -> Result<ReadFrontmatter, Frontmatter
     guard(yaml, yaml_line)?;
     let mut notes = Vec::new();
     guard_events(yaml, yaml_line)?;
-    let pod = match YAML::parse(yaml) {
-        Ok(pod) => pod,
-        Err(strict_err) => {
-            let (lenient, quoted_lines) = quote_unquoted_colons(yaml);
-            // The strict parse may have stopped before what the lenient text lets it reach.
-            guard_events(&lenient, yaml_line)?;
-            match (quoted_lines.is_empty(), YAML::parse(&lenient)) {
-                (false, Ok(pod)) => {
-                    for line in quoted_lines {
-                        notes.push((
-                            Some(yaml_line + line),
-                            "value holds an unquoted \": \"; read leniently, quote it to be valid YAML".to_string(),
-                        ));
-                    }
-                    pod
-                }
-                _ => return Err(yaml_error(&strict_err.to_string(), yaml_line)),
-            }
-        }
+    let mut lenient = false;
+    // A value opening with a tag of its own (`description: !important ...`) loads in YAML as
+    // the text after the tag; loaders that know no such tag refuse it, and lenient ones read
+    // it all as text.
+    let strict = if has_unknown_tag(yaml) {
+        Err("a value opens with a tag YAML does not know".to_string())
+    } else {
+        YAML::parse(yaml).map_err(|e| e.to_string())
     };
-    let map = match pod_to_json(pod) {
-        Value::Object(map) => map,
-        Value::Null => Default::default(),
-        other => {
-            return Err(FrontmatterError {
-                line: Some(yaml_line),
-                message: format!("frontmatter must be a map of keys, found {}", json_kind(&other)),
-            });
+    let map = match strict {
+        Ok(pod) => match pod_to_json(pod) {
+            Value::Object(map) => map,
+            Value::Null => Default::default(),
+            other => {
+                return Err(FrontmatterError {
+                    line: Some(yaml_line),
+                    message: format!("frontmatter must be a map of keys, found {}", json_kind(&other)),
+                });
+            }
+        },
+        Err(strict_err) => {
+            // As agents' loaders read it: entry by entry, what does not parse read as text.
+            let Some(recovered) = super::lenient::recover(yaml, yaml_line)? else {
+                return Err(yaml_error(&strict_err, yaml_line));
+            };
+            lenient = true;
+            notes.extend(recovered.notes.into_iter().map(|(line, message)| (Some(yaml_line + line), message)));
+            recovered.map
         }
     };
     let line_of = |key: &str| {
@@ -200,7 +202,7 @@ pub fn read(yaml: &str, yaml_line: usize) -> Result<ReadFrontmatter, Frontmatter
             }
         }
     }
-    Ok(ReadFrontmatter { frontmatter: fm, notes })
+    Ok(ReadFrontmatter { frontmatter: fm, notes, lenient })
 }
 
 /// Splits an allowed-tools string on spaces and commas outside parentheses:
@@ -276,7 +278,7 @@ fn guard(yaml: &str, yaml_line: usize) -> Result<(), FrontmatterError> {
 /// [`MAX_NESTING`] (loading and converting recurse) and aliases that expand past
 /// [`MAX_EXPANDED_NODES`]. The event parser is a state machine, so no input makes it recurse.
 /// Syntax errors are left to the loader, which reports them with their line.
-fn guard_events(yaml: &str, yaml_line: usize) -> Result<(), FrontmatterError> {
+pub(super) fn guard_events(yaml: &str, yaml_line: usize) -> Result<(), FrontmatterError> {
     use yaml_rust2::parser::{Event, Parser};
     let mut parser = Parser::new_from_str(yaml);
     let mut nodes = 0usize;
@@ -324,33 +326,14 @@ fn guard_events(yaml: &str, yaml_line: usize) -> Result<(), FrontmatterError> {
     }
 }
 
-/// The spec's lenient fallback: a top-level `key: value` whose value holds `: ` and is not
-/// quoted gets its value wrapped in double quotes. Returns the new text and the 0-based lines
-/// changed.
-fn quote_unquoted_colons(yaml: &str) -> (String, Vec<usize>) {
-    let mut out = String::with_capacity(yaml.len() + 16);
-    let mut changed = Vec::new();
-    for (index, line) in yaml.lines().enumerate() {
-        let fixed = (|| {
-            if line.starts_with([' ', '\t', '#', '-']) {
-                return None;
-            }
-            let (key, value) = line.split_once(':')?;
-            let value = value.trim();
-            let plain = !value.is_empty() && !value.starts_with(['"', '\'', '[', '{', '|', '>', '&', '*', '!']);
-            (plain && value.contains(": ") && !key.contains(' '))
-                .then(|| format!("{key}: \"{}\"", value.replace('\\', "\\\\").replace('"', "\\\"")))
-        })();
-        match fixed {
-            Some(fixed) => {
-                out.push_str(&fixed);
-                changed.push(index);
-            }
-            None => out.push_str(line),
-        }
-        out.push('\n');
-    }
-    (out, changed)
+/// Whether a top-level value opens with a tag that is not one of YAML's own (`!!str`).
+fn has_unknown_tag(yaml: &str) -> bool {
+    yaml.lines().filter(|line| !line.starts_with([' ', '\t', '#', '-'])).any(|line| {
+        line.split_once(": ").is_some_and(|(_, value)| {
+            let value = value.trim_start();
+            value.starts_with('!') && !value.starts_with("!!")
+        })
+    })
 }
 
 /// Turns the YAML parser's message (`... at byte B line L column C`) into a SKILL.md line.
@@ -369,13 +352,18 @@ fn yaml_error(message: &str, yaml_line: usize) -> FrontmatterError {
             .trim();
         return FrontmatterError {
             line: Some(yaml_line + yaml_rel.saturating_sub(1)),
-            message: format!("frontmatter is not valid YAML: {what} (column {column})"),
+            message: format!(
+                "frontmatter is not valid YAML: {what} (column {column}), and no line of it reads as `key: value`"
+            ),
         };
     }
-    FrontmatterError { line: Some(yaml_line), message: format!("frontmatter is not valid YAML: {message}") }
+    FrontmatterError {
+        line: Some(yaml_line),
+        message: format!("frontmatter is not valid YAML: {message}, and no line of it reads as `key: value`"),
+    }
 }
 
-fn pod_to_json(pod: Pod) -> Value {
+pub(super) fn pod_to_json(pod: Pod) -> Value {
     match pod {
         Pod::Null => Value::Null,
         Pod::String(s) => Value::String(s),
@@ -445,21 +433,30 @@ mod tests {
     }
 
     #[test]
-    fn lenient_fallback_quotes_unquoted_colons() {
+    fn lenient_reading_takes_unquoted_colons_as_text() {
         let yaml = "name: sql\ndescription: Reviews SQL: finds injection risks\n";
         let read = read(yaml, 2).unwrap();
+        assert!(read.lenient);
         assert_eq!(read.frontmatter.description.as_deref(), Some("Reviews SQL: finds injection risks"));
         assert_eq!(read.notes.len(), 1);
         assert_eq!(read.notes[0].0, Some(3));
     }
 
     #[test]
-    fn broken_yaml_names_the_skill_md_line() {
+    fn broken_yaml_is_read_leniently_with_a_note_on_its_line() {
         let yaml = "name: broken\ndescription: [unclosed, \"oops\n  bad: x: y\n";
-        let err = read(yaml, 2).unwrap_err();
+        let read = read(yaml, 2).unwrap();
+        assert!(read.lenient);
+        assert_eq!(read.frontmatter.name.as_deref(), Some("broken"));
+        assert_eq!(read.frontmatter.description.as_deref(), Some("[unclosed, \"oops bad: x: y"));
+        assert_eq!(read.notes.iter().map(|n| n.0).collect::<Vec<_>>(), [Some(3)]);
+    }
+
+    #[test]
+    fn yaml_without_one_key_names_the_skill_md_line() {
+        let err = read("[unclosed, \"oops\n  x\n", 2).unwrap_err();
         assert!(err.message.starts_with("frontmatter is not valid YAML"), "{}", err.message);
-        let line = err.line.unwrap();
-        assert!((3..=5).contains(&line), "line {line}");
+        assert!(err.line.is_some_and(|line| (2..=4).contains(&line)), "{:?}", err.line);
     }
 
     #[test]
@@ -499,11 +496,19 @@ mod tests {
 
     #[test]
     fn a_syntax_error_before_a_bomb_does_not_let_the_lenient_pass_load_it() {
+        // Read leniently, each entry is loaded alone, where the aliases point at nothing.
         let mut bomb = String::from("description: a: b\na0: &a0 [x, x]\n");
         for i in 1..31 {
             bomb.push_str(&format!("a{i}: &a{i} [*a{}, *a{}]\n", i - 1, i - 1));
         }
-        assert!(read(&bomb, 2).unwrap_err().message.contains("expand"));
+        let read = read(&bomb, 2).unwrap();
+        assert_eq!(read.frontmatter.extra["a30"], Value::String("&a30 [*a29, *a29]".into()));
+        // One entry that is a bomb by itself is refused.
+        let mut one = String::from("description: a: b\nbomb:\n  a0: &a0 [x, x]\n");
+        for i in 1..31 {
+            one.push_str(&format!("  a{i}: &a{i} [*a{}, *a{}]\n", i - 1, i - 1));
+        }
+        assert!(super::read(&one, 2).unwrap_err().message.contains("expand"));
     }
 
     #[test]

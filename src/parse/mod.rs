@@ -3,6 +3,7 @@
 //! Pure: takes bytes, returns data or a diagnostic; never touches the file system.
 
 pub mod frontmatter;
+mod lenient;
 pub mod markdown;
 
 use std::path::Path;
@@ -26,6 +27,23 @@ pub struct ParsedSkill {
     pub outline: Outline,
     /// Warnings: the skill was read, with guesses.
     pub diagnostics: Vec<Diagnostic>,
+    /// How its frontmatter was read.
+    pub reading: Reading,
+}
+
+/// How a SKILL.md's frontmatter was read: what decides which agents load it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Reading {
+    /// Valid YAML: every agent reads it.
+    #[default]
+    Strict,
+    /// Not valid YAML, read as lenient loaders (Claude Code's among them) read it; agents that
+    /// parse strictly do not load it. Each recovery: (line in SKILL.md, what and the fix).
+    Lenient(Vec<(Option<usize>, String)>),
+    /// No frontmatter at all: Claude Code loads it, named after its folder and described by its
+    /// first paragraph; agents that follow the Agent Skills spec need `name` and `description`
+    /// and do not.
+    NoFrontmatter,
 }
 
 impl ParsedSkill {
@@ -44,22 +62,62 @@ pub fn parse_skill(path: &Path, bytes: &[u8]) -> Result<ParsedSkill, Diagnostic>
     if lossy {
         diagnostics.push(Diagnostic::warning(path, None, "is not valid UTF-8; invalid bytes were replaced"));
     }
+    if let Some(problem) = unreadable(&text) {
+        return Err(Diagnostic::error(path, Some(problem.line), format!("{}; the skill is left out", problem.why)));
+    }
     let split = frontmatter::split(&text);
-    let Some(yaml) = split.yaml else {
-        return Err(Diagnostic::error(
-            path,
-            Some(1),
-            "has no frontmatter (a `---` line, YAML, then `---`); the skill is left out",
-        ));
+    let (frontmatter, reading) = match split.yaml {
+        None => {
+            diagnostics.push(Diagnostic::warning(path, Some(1), NO_FRONTMATTER));
+            (Frontmatter::default(), Reading::NoFrontmatter)
+        }
+        Some(yaml) => {
+            let read = frontmatter::read(yaml, split.yaml_line)
+                .map_err(|err| Diagnostic::error(path, err.line, format!("{}; the skill is left out", err.message)))?;
+            let reading = if read.lenient { Reading::Lenient(read.notes.clone()) } else { Reading::Strict };
+            diagnostics.extend(read.notes.into_iter().map(|(line, message)| Diagnostic::warning(path, line, message)));
+            (read.frontmatter, reading)
+        }
     };
-    let read = frontmatter::read(yaml, split.yaml_line)
-        .map_err(|err| Diagnostic::error(path, err.line, format!("{}; the skill is left out", err.message)))?;
-    diagnostics.extend(read.notes.into_iter().map(|(line, message)| Diagnostic::warning(path, line, message)));
     let body_start = text.len() - split.body.len();
     let body_line = split.body_line;
     let outline = markdown::outline(&text[body_start..], body_line);
-    Ok(ParsedSkill { frontmatter: read.frontmatter, text, body_start, body_line, outline, diagnostics })
+    Ok(ParsedSkill { frontmatter, text, body_start, body_line, outline, diagnostics, reading })
 }
+
+/// Why a decoded SKILL.md is no Markdown any agent reads, and the line that shows it.
+struct Unreadable {
+    line: usize,
+    why: &'static str,
+}
+
+fn unreadable(text: &str) -> Option<Unreadable> {
+    if text.trim().is_empty() {
+        return Some(Unreadable { line: 1, why: "is empty" });
+    }
+    if text.starts_with("---\r") && !text.contains('\n') {
+        return Some(Unreadable {
+            line: 1,
+            why: "has CR-only line endings (classic Mac OS), which no agent reads as frontmatter",
+        });
+    }
+    // As text tools tell binary files: many control characters (a few are hostile, not binary;
+    // bytes that are not UTF-8 are a warning of their own).
+    let junk = |c: char| c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\x0c');
+    let chars = text.chars().count();
+    let junk_count = text.chars().filter(|&c| junk(c)).count();
+    if junk_count * 20 > chars && junk_count >= 4 {
+        let at = text.find(junk).unwrap_or(0);
+        return Some(Unreadable {
+            line: text[..at].matches('\n').count() + 1,
+            why: "is a binary file (control characters from this line on), not Markdown",
+        });
+    }
+    None
+}
+
+/// The warning for a SKILL.md without frontmatter, which some agents load and others do not.
+pub const NO_FRONTMATTER: &str = "has no frontmatter (a `---` line, YAML, then `---`): Claude Code loads it, named after its folder and described by its first paragraph; agents that follow the Agent Skills spec do not. Fix: add `name` and `description` between `---` lines at the top";
 
 /// The diagnostic for a SKILL.md of `size` bytes, over [`MAX_SKILL_MD_BYTES`].
 pub fn too_large(path: &Path, size: u64) -> Diagnostic {
@@ -117,10 +175,24 @@ mod tests {
     }
 
     #[test]
-    fn a_skill_without_frontmatter_is_an_error_on_line_1() {
-        let err = parse_skill(Path::new("x/SKILL.md"), b"# Just markdown\n").unwrap_err();
-        assert_eq!(err.line, Some(1));
-        assert_eq!(err.to_string().split(':').next(), Some("x/SKILL.md"));
+    fn a_skill_without_frontmatter_is_read_with_a_warning_on_line_1() {
+        let parsed = parse_skill(Path::new("x/SKILL.md"), b"# Just markdown\n\nFirst paragraph.\n").unwrap();
+        assert_eq!(parsed.reading, Reading::NoFrontmatter);
+        assert_eq!(parsed.frontmatter, Frontmatter::default());
+        assert_eq!(parsed.diagnostics[0].line, Some(1));
+        assert_eq!(parsed.diagnostics[0].to_string().split(':').next(), Some("x/SKILL.md"));
+    }
+
+    #[test]
+    fn a_binary_skill_md_is_left_out_at_its_first_nul() {
+        let mut bytes = b"---\nname: a\n---\nx\n".to_vec();
+        bytes.extend((0..=255u8).cycle().take(4096));
+        let err = parse_skill(Path::new("SKILL.md"), &bytes).unwrap_err();
+        assert_eq!(err.line, Some(5));
+        assert!(err.message.contains("binary"), "{}", err.message);
+        // A few control characters in a text are no binary file.
+        assert!(parse_skill(Path::new("SKILL.md"), b"---\nname: a\x00b\n---\ntext \x01 and more text\n").is_ok());
+        assert_eq!(parse_skill(Path::new("SKILL.md"), b"").unwrap_err().line, Some(1));
     }
 
     #[test]

@@ -55,7 +55,8 @@ pub struct TopicLink {
 pub struct FileRow {
     pub path: String,
     pub size: String,
-    pub href: String,
+    /// `None` without a repository.
+    pub href: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -98,8 +99,8 @@ pub struct Capabilities {
 pub struct FindingRow {
     /// `scripts/install.sh:12`
     pub location: String,
-    /// The line in the file at its source.
-    pub href: String,
+    /// The line in the file at its source; `None` without a repository.
+    pub href: Option<String>,
     pub rule: &'static str,
     pub severity: &'static str,
     pub title: &'static str,
@@ -122,6 +123,18 @@ pub struct Safety {
     pub skipped: Vec<String>,
     pub follows_spec: bool,
     pub spec_findings: Vec<FindingRow>,
+    /// Why some agents will not load SKILL.md as written (empty when every agent reads it),
+    /// and the lines to fix.
+    pub reading_problem: String,
+    pub reading_fixes: Vec<ReadingFix>,
+}
+
+/// One line of a frontmatter read leniently: where, what was wrong and the fix.
+#[derive(Debug, Clone, Serialize)]
+pub struct ReadingFix {
+    pub location: String,
+    pub href: Option<String>,
+    pub message: String,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -135,8 +148,8 @@ pub struct SkillMd {
     pub frontmatter: Vec<KeyValue>,
     /// Relative link to the raw copy, when republished.
     pub raw_href: String,
-    /// The file at its source, on the web.
-    pub source_href: String,
+    /// The file at its source, on the web; `None` without a repository.
+    pub source_href: Option<String>,
     pub save_as: String,
     pub other_files: usize,
     pub attribution: String,
@@ -147,6 +160,9 @@ pub struct SkillCtx {
     pub title: String,
     pub name: String,
     pub description: String,
+    /// SKILL.md has no frontmatter: the name and description were taken from its folder and
+    /// first paragraph.
+    pub no_frontmatter: bool,
     pub owner: String,
     /// Relative link to the owner's page.
     pub owner_href: String,
@@ -156,9 +172,10 @@ pub struct SkillCtx {
     pub last_changed: String,
     pub repo: String,
     pub repo_href: String,
-    pub repo_web: String,
+    /// The repository and the folder on the web; `None` without a repository.
+    pub repo_web: Option<String>,
     pub folder: String,
-    pub folder_web: String,
+    pub folder_web: Option<String>,
     pub install: Vec<AgentInstall>,
     pub facts: Vec<Fact>,
     pub glance: Vec<String>,
@@ -220,7 +237,8 @@ pub struct RepoCtx {
     pub owner: String,
     /// Relative link to the owner's page.
     pub owner_href: String,
-    pub web: String,
+    /// `None` without a repository on the web.
+    pub web: Option<String>,
     pub facts: Vec<Fact>,
     pub skills: Vec<Arc<Card>>,
 }
@@ -235,7 +253,8 @@ pub struct RepoPage {
 #[derive(Debug, Clone, Serialize)]
 pub struct OwnerCtx {
     pub owner: String,
-    pub web: String,
+    /// `None` when none of the owner's repositories is on the web.
+    pub web: Option<String>,
     pub repos: Vec<RepoRow>,
     pub skills: Vec<Arc<Card>>,
 }
@@ -260,6 +279,8 @@ pub struct RepoRow {
 pub struct IndexPage {
     pub site: SiteCtx,
     pub skill_count: usize,
+    /// Skill folders left out (each with an error in the build report).
+    pub left_out: usize,
     pub repo_count: usize,
     pub owner_count: usize,
     pub category_count: usize,

@@ -151,6 +151,7 @@ pub struct ApiSkill {
 struct ApiIndex<'a> {
     title: &'a str,
     count: usize,
+    left_out: usize,
     skills: Vec<ApiBrief<'a>>,
 }
 
@@ -213,6 +214,8 @@ pub fn repo_api_path(repo: &crate::model::Repo) -> String {
 struct ApiRepo {
     repo: String,
     count: usize,
+    /// Skill folders left out: listed in the build report, not here.
+    left_out: usize,
     skills: Vec<ApiSkill>,
 }
 
@@ -234,6 +237,7 @@ pub fn write_api(catalog: &Catalog, keys: &InputKeys, out: &SiteWriter) -> Resul
         // What `api_skill` reads: each skill's facts and its similar skills' ids.
         let mut key = Fingerprint::blank();
         key.text("api repository").bytes(&crate::cache::binary_identity()).text(&catalog.config.base_url);
+        key.number(repo.left_out() as u64);
         for &i in &repo.skills {
             key.bytes(keys.skill(i));
             for similar in &catalog.relations.similar[i] {
@@ -247,6 +251,7 @@ pub fn write_api(catalog: &Catalog, keys: &InputKeys, out: &SiteWriter) -> Resul
             let file = ApiRepo {
                 repo: repo.id.full(),
                 count: repo.skills.len(),
+                left_out: repo.left_out(),
                 skills: repo.skills.iter().map(|&i| api_skill(catalog, i)).collect(),
             };
             Ok(serde_json::to_string_pretty(&file).expect("repository serialises"))
@@ -256,6 +261,8 @@ pub fn write_api(catalog: &Catalog, keys: &InputKeys, out: &SiteWriter) -> Resul
     let mut key = Fingerprint::blank();
     key.text("api index").bytes(&crate::cache::binary_identity());
     key.text(&catalog.config.base_url).text(&catalog.config.title).number(catalog.skills.len() as u64);
+    let left_out: usize = catalog.repos.iter().map(|r| r.left_out()).sum();
+    key.number(left_out as u64);
     for skill in &catalog.skills {
         let repo = &catalog.repos[skill.repo].id;
         key.text(&skill.name).text(&skill.analysis.digest.title).text(&skill.description);
@@ -278,7 +285,7 @@ pub fn write_api(catalog: &Catalog, keys: &InputKeys, out: &SiteWriter) -> Resul
                 }
             })
             .collect();
-        let index = ApiIndex { title: &catalog.config.title, count: catalog.skills.len(), skills };
+        let index = ApiIndex { title: &catalog.config.title, count: catalog.skills.len(), left_out, skills };
         Ok(serde_json::to_string(&index).expect("index serialises"))
     })
 }

@@ -227,6 +227,7 @@ pub fn home(catalog: &Catalog, topics: &TopicIndex, shown: &Shown, by_title: &[u
     IndexPage {
         site: site(""),
         skill_count: catalog.skills.len(),
+        left_out: catalog.repos.iter().map(|r| r.left_out()).sum(),
         repo_count: catalog.repos.len(),
         owner_count: owners.len(),
         category_count: topics.categories.len(),

@@ -6,8 +6,9 @@ use pulldown_cmark::{CowStr, Event, HeadingLevel, Parser, Tag, TagEnd};
 
 /// How relative links in the Markdown are resolved.
 pub struct LinkBase<'a> {
-    /// e.g. `https://github.com/owner/repo/blob/HEAD/skills/x/`
-    pub blob_dir: &'a str,
+    /// e.g. `https://github.com/owner/repo/blob/HEAD/skills/x/`; `None` without a repository,
+    /// and relative links become plain text.
+    pub blob_dir: Option<&'a str>,
 }
 
 /// Quotes, lists and emphasis nested deeper than this are flattened: their text is kept, their
@@ -175,14 +176,14 @@ pub fn safe_url(url: &str, links: &LinkBase) -> Option<String> {
     if relative.starts_with('/') {
         return None;
     }
-    Some(format!("{}{}", links.blob_dir, relative))
+    links.blob_dir.map(|dir| format!("{dir}{relative}"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    const BASE: LinkBase = LinkBase { blob_dir: "https://github.com/o/r/blob/HEAD/s/" };
+    const BASE: LinkBase = LinkBase { blob_dir: Some("https://github.com/o/r/blob/HEAD/s/") };
 
     #[test]
     fn shows_raw_html_as_text_and_shifts_headings() {

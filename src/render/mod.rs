@@ -242,13 +242,13 @@ pub fn render_site(
     let repo_dirs = catalog.repos.par_iter().map(|repo| -> Result<String> {
         let dir = repo.url_path();
         let root = urls::path_to_root(&dir);
-        let facts = vec![
+        let mut facts = vec![
             Fact { label: "Skills", value: repo.skills.len().to_string(), known: true, href: None },
             Fact {
                 label: "Licence",
                 value: repo.license.label.clone(),
                 known: repo.license.spdx.is_some(),
-                href: repo.license.file.as_deref().map(|file| repo.file_web_url(file)),
+                href: repo.license.file.as_deref().and_then(|file| repo.file_web_url(file)),
             },
             Fact {
                 label: "Stars",
@@ -260,7 +260,11 @@ pub fn render_site(
                 label: "Commit",
                 value: repo.facts.short_commit().unwrap_or("Not known").to_string(),
                 known: repo.facts.commit.is_some(),
-                href: repo.facts.commit.as_ref().map(|commit| format!("{}/tree/{commit}", repo.web_url())),
+                href: repo
+                    .facts
+                    .commit
+                    .as_ref()
+                    .and_then(|commit| repo.web_url().map(|web| format!("{web}/tree/{commit}"))),
             },
             Fact {
                 label: "Updated",
@@ -269,6 +273,18 @@ pub fn render_site(
                 href: None,
             },
         ];
+        // Skills whose SKILL.md could not be read: counted once, here, with their reasons a link away.
+        if repo.left_out() > 0 {
+            facts.insert(
+                1,
+                Fact {
+                    label: "Left out",
+                    value: format!("{} more left out", repo.left_out()),
+                    known: true,
+                    href: Some(format!("{root}report/")),
+                },
+            );
+        }
         let page = RepoPage {
             site: site(&dir),
             repo: RepoCtx {
@@ -298,7 +314,7 @@ pub fn render_site(
             site: site(&dir),
             owner: OwnerCtx {
                 owner: owner.to_string(),
-                web: format!("https://github.com/{owner}"),
+                web: repos.iter().any(|r| r.hosted).then(|| format!("https://github.com/{owner}")),
                 repos: repos.iter().map(|r| listing::repo_row(r, &root)).collect(),
                 skills: Vec::new(),
             },

@@ -7,6 +7,7 @@ use rayon::prelude::*;
 use crate::agents::{AGENTS, InstallVars};
 use crate::analyze::license::LicenseOrigin;
 use crate::model::{Catalog, Repo, Skill};
+use crate::parse::Reading;
 use crate::parse::frontmatter::value_text;
 use crate::scan::{Finding, Verdict};
 use crate::write::Hash;
@@ -44,24 +45,33 @@ pub fn skill_ctx(
     let repo_web = repo.web_url();
     // Links name the commit the files were read at, so they show what this page describes.
     let rev = repo.web_rev();
-    let folder_web = match (folder.is_empty(), &repo.facts.commit) {
+    let folder_web = repo_web.as_ref().map(|repo_web| match (folder.is_empty(), &repo.facts.commit) {
         (true, None) => repo_web.clone(),
         (true, Some(commit)) => format!("{repo_web}/tree/{commit}"),
         (false, _) => format!("{repo_web}/tree/{rev}/{folder}"),
-    };
+    });
     let blob_dir = repo.file_web_url(&if folder.is_empty() { String::new() } else { format!("{folder}/") });
+    let blob_dir = blob_dir.as_deref();
+    // Without a repository there is nothing on the web to link to: no link rather than a made-up one.
+    let at_source = |path: &str| blob_dir.map(|dir| format!("{dir}{path}"));
     let tokens = format!("~{}", compact_count(cost.tokens));
     let words = about_words(cost.words);
     let license = &analysis.license;
 
-    let install = AGENTS.install_for(&InstallVars {
+    let mut install = AGENTS.install_for(&InstallVars {
         repo: &repo.id.full(),
         skill: &skill.name,
         folder: &folder_name,
         path: &folder,
-        clone_url: &format!("{repo_web}.git"),
-        tree_url: &folder_web,
+        clone_url: &repo_web.as_ref().map(|web| format!("{web}.git")).unwrap_or_default(),
+        tree_url: folder_web.as_deref().unwrap_or_default(),
     });
+    if repo_web.is_none() {
+        for agent in &mut install {
+            agent.options.clear();
+            agent.notice = Some(NO_REPOSITORY.to_string());
+        }
+    }
 
     let known = |value: String| Fact { label: "", value, known: true, href: None };
     let maybe = |value: Option<String>| match value {
@@ -74,12 +84,12 @@ pub fn skill_ctx(
         Fact { label: "Token cost", ..known(format!("{tokens} tokens")) },
         Fact { label: "SKILL.md length", ..known(format!("{words} words")) },
         Fact { label: "Files", ..known(skill.dir.files.len().to_string()) },
-        Fact { label: "Skills in repo", ..known(repo.skill_folders.to_string()) },
+        Fact { label: "Skills in repo", ..known(repo.skills.len().to_string()) },
         Fact { label: "Repo updated", ..maybe(repo.facts.updated.map(|t| t.long_date())) },
         Fact { label: "First seen", ..maybe(skill.history.first_seen.map(|t| t.long_date())) },
         Fact {
             label: "Licence",
-            href: license.file.as_deref().map(|file| repo.file_web_url(file)),
+            href: license.file.as_deref().and_then(|file| repo.file_web_url(file)),
             ..maybe((license.origin != LicenseOrigin::None).then(|| license.label.clone()))
         },
     ];
@@ -122,12 +132,12 @@ pub fn skill_ctx(
         None => format!("© {holder}"),
     };
     let other_files = skill.dir.files.len().saturating_sub(1);
-    let source_href = format!("{blob_dir}{}", skill.dir.skill_file);
+    let source_href = at_source(&skill.dir.skill_file);
     let skill_md = SkillMd {
         republished: license.redistributable,
         withheld_reason: withheld_reason(license),
         html: if license.redistributable {
-            markdown::render(&skill.body()?, &LinkBase { blob_dir: &blob_dir })
+            markdown::render(&skill.body()?, &LinkBase { blob_dir })
         } else {
             String::new()
         },
@@ -143,7 +153,7 @@ pub fn skill_ctx(
         .dir
         .files
         .iter()
-        .map(|f| FileRow { path: f.path.clone(), size: file_size(f.size), href: format!("{blob_dir}{}", f.path) })
+        .map(|f| FileRow { path: f.path.clone(), size: file_size(f.size), href: at_source(&f.path) })
         .collect();
 
     let more_from_repo = more_from_repo(catalog, index).map(|other| shown.card(other)).collect();
@@ -172,6 +182,7 @@ pub fn skill_ctx(
     Ok(SkillCtx {
         name: skill.name.clone(),
         description: skill.description.clone(),
+        no_frontmatter: skill.reading == Reading::NoFrontmatter,
         owner: repo.id.owner.clone(),
         owner_href: format!("{root}{}/", repo.id.owner),
         commit: repo.facts.short_commit().unwrap_or_default().to_string(),
@@ -198,7 +209,7 @@ pub fn skill_ctx(
             urls: caps.urls.clone(),
             credential_names: caps.credential_names.clone(),
         },
-        safety: safety(skill, &blob_dir),
+        safety: safety(skill, blob_dir),
         tokens: compact_count(cost.tokens),
         idle_tokens: compact_count(cost.idle_tokens),
         words,
@@ -273,14 +284,14 @@ pub fn topic_links(
 
 /// The Safety section: the verdict, each finding with its file:line (linked to the line at its
 /// source), rule, severity and why; then spec conformance.
-fn safety(skill: &Skill, blob_dir: &str) -> Safety {
+fn safety(skill: &Skill, blob_dir: Option<&str>) -> Safety {
     let scan = skill.scan.get();
     let row = |f: &Finding| {
         // GitHub renders Markdown unless asked for the plain file, which has line anchors.
         let plain = if f.file.to_ascii_lowercase().ends_with(".md") { "?plain=1" } else { "" };
         FindingRow {
             location: format!("{}:{}", f.file, f.line),
-            href: format!("{blob_dir}{}{plain}#L{}", f.file, f.line),
+            href: blob_dir.map(|dir| format!("{dir}{}{plain}#L{}", f.file, f.line)),
             rule: f.rule.id,
             severity: f.severity.as_str(),
             title: f.rule.title,
@@ -329,8 +340,39 @@ fn safety(skill: &Skill, blob_dir: &str) -> Safety {
         findings: listed.into_iter().map(row).collect(),
         files_scanned: scan.files_scanned,
         skipped: scan.skipped.iter().map(|s| format!("{}: {}", s.file, s.reason)).collect(),
-        follows_spec: scan.follows_spec(),
+        follows_spec: scan.follows_spec() && skill.reading == Reading::Strict,
         spec_findings: scan.spec_findings().map(row).collect(),
+        reading_problem: reading_problem(&skill.reading).to_string(),
+        reading_fixes: match &skill.reading {
+            Reading::Lenient(notes) => notes
+                .iter()
+                .map(|(line, message)| {
+                    let line = line.unwrap_or(1);
+                    ReadingFix {
+                        location: format!("{}:{line}", skill.dir.skill_file),
+                        href: blob_dir.map(|dir| format!("{dir}{}?plain=1#L{line}", skill.dir.skill_file)),
+                        message: message.clone(),
+                    }
+                })
+                .collect(),
+            _ => Vec::new(),
+        },
+    }
+}
+
+/// What a preview of a folder without a git remote says instead of install commands.
+const NO_REPOSITORY: &str = "Install commands need the skill's repository, and this folder names none (it has no git remote). Push it to GitHub, or add an `origin` remote, and the commands appear here.";
+
+/// What the spec-conformance part says of a SKILL.md some agents do not load as written.
+fn reading_problem(reading: &Reading) -> &'static str {
+    match reading {
+        Reading::Strict => "",
+        Reading::Lenient(_) => {
+            "The frontmatter is not valid YAML; agents that parse strictly will not load it. Lenient loaders (Claude Code's among them) read it as this page shows. Fix each line below:"
+        }
+        Reading::NoFrontmatter => {
+            "SKILL.md has no frontmatter. Claude Code loads it, named after its folder and described by its first paragraph (as this page shows); agents that follow the Agent Skills spec need `name` and `description` in frontmatter and will not load it. Fix: add both between `---` lines at the top of SKILL.md."
+        }
     }
 }
 
@@ -657,8 +699,8 @@ fn faq(skill: &Skill, repo: &Repo, input: FaqInput) -> Vec<Qa> {
             repo.id.full(),
             repo.id.owner,
             repo.facts.stars.map(|s| format!(", which has {} GitHub stars", grouped(s as usize))).unwrap_or_default(),
-            grouped(repo.skill_folders),
-            if repo.skill_folders == 1 { "" } else { "s" },
+            grouped(repo.skills.len()),
+            if repo.skills.len() == 1 { "" } else { "s" },
             repo.facts
                 .updated
                 .map(|t| format!(" The repository was last updated on {}.", t.long_date()))

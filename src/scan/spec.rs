@@ -17,6 +17,10 @@ pub const MAX_BODY_TOKENS: usize = 5000;
 pub fn check(sink: &mut Sink, parsed: Result<&ParsedSkill, String>, folder_name: &str) {
     let text = sink.text;
     let parsed = match parsed {
+        Ok(parsed) if parsed.reading == crate::parse::Reading::NoFrontmatter => {
+            sink.report("spec-frontmatter", 0, text.find('\n').unwrap_or(text.len()), "no frontmatter");
+            return;
+        }
         Ok(parsed) => parsed,
         Err(message) => {
             sink.report("spec-frontmatter", 0, text.find('\n').unwrap_or(text.len()), message);
