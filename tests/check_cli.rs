@@ -155,6 +155,12 @@ fn catalogignore_suppresses_with_a_reason_but_never_secrets() {
     let finding = &json["skills"][0]["findings"][0];
     assert_eq!(finding["rule"], "remote-code-run");
     assert_eq!(finding["suppressed"], "our own installer, pinned by hash");
+    // SARIF keeps the suppressed result and says so, for code-scanning tools to show.
+    let out = catalog(&["check", "--format", "sarif", path]);
+    let sarif: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let result = &sarif["runs"][0]["results"][0];
+    assert_eq!(result["ruleId"], "remote-code-run");
+    assert_eq!(result["suppressions"][0]["justification"], "our own installer, pinned by hash");
     assert_eq!(catalog(&["check", "--no-ignore", path]).status.code(), Some(1));
 
     std::fs::write(dir.join(".catalogignore"), "secret-value SKILL.md it is a test key\n").unwrap();

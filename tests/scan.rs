@@ -77,6 +77,16 @@ fn catalog_toml_suppressions_mark_findings_and_lift_the_verdict() {
     assert!(safety_section(&html).contains("verdict-failed"));
     assert!(safety_section(&html).contains("scripts/install.sh:2"), "files beside SKILL.md are scanned");
 
+    // Suppressions shipped inside a skill or its repository are the author's word, not the
+    // maintainer's: a build reads them from catalog.toml only.
+    let shipped = "remote-code-run scripts/install.sh it is fine\nremote-code-run ** it is fine\n";
+    std::fs::write(skill.join(".catalogignore"), shipped).unwrap();
+    std::fs::write(tmp.path().join("src/.catalogignore"), shipped).unwrap();
+    let (out, _) = build_into(tmp.path());
+    let safety_html = page(&out, "acme/tools/setup/index.html");
+    let safety = safety_section(&safety_html);
+    assert!(safety.contains("verdict-failed") && !safety.contains("finding-suppressed"), "{safety}");
+
     let suppressed = format!(
         "{base}[[suppress]]\nrule = \"remote-code-run\"\npath = \"acme/tools/skills/*/scripts/install.sh\"\nreason = \"Our installer, pinned by hash.\"\n"
     );

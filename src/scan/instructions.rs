@@ -5,6 +5,7 @@
 //! sentence does not warn about or discuss the behaviour. Text hidden in HTML comments is read
 //! the same way and rated one step worse.
 
+use std::cell::OnceCell;
 use std::sync::LazyLock;
 
 use regex::{Regex, RegexBuilder};
@@ -259,11 +260,12 @@ pub fn check(sink: &mut Sink, regions: &[Region]) {
     let text = sink.text;
     for region in regions.iter().filter(|r| r.kind == RegionKind::Prose) {
         let body = &text[region.start..region.end];
-        let mut hits: Vec<usize> = TRIGGER_SEARCH.find_overlapping_iter(body).map(|m| m.start()).collect();
+        // One hit per sentence is enough, and no trigger spans a sentence break: the
+        // non-overlapping search finds a hit in every sentence the overlapping one did.
+        let hits: Vec<usize> = TRIGGER_SEARCH.find_iter(body).map(|m| m.start()).collect();
         if hits.is_empty() && !body.contains("<!--") {
             continue;
         }
-        hits.sort_unstable();
         let comments = html_comments(body);
         for (start, end) in sentences(body) {
             let hidden = comments.iter().any(|(s, e)| *s < end && start < *e);
@@ -465,16 +467,23 @@ fn raise(severity: Severity) -> Severity {
 }
 
 fn read_sentence(sink: &mut Sink, at: usize, sentence: &str, hidden: bool) {
-    let cautious = !hidden && CAUTION.is_match(sentence);
-    let discusses = !hidden && DISCUSSES.is_match(sentence);
-    let risky = destinations::find(sentence);
+    // Each is worked out only when a behaviour's own words are in the sentence: most
+    // sentences hold none, and these three are the costliest matches.
+    let cautious_cell = OnceCell::new();
+    let cautious = || *cautious_cell.get_or_init(|| !hidden && CAUTION.is_match(sentence));
+    let discusses_cell = OnceCell::new();
+    let discusses = || *discusses_cell.get_or_init(|| !hidden && DISCUSSES.is_match(sentence));
+    let risky_cell = OnceCell::new();
+    let risky = || *risky_cell.get_or_init(|| destinations::find(sentence));
     let mut found: Vec<(&'static str, Severity, usize, usize, String)> = Vec::new();
     let mut add = |id: &'static str, severity: Severity, m: regex::Match, what: String| {
         found.push((id, severity, m.start(), m.end(), what));
     };
 
-    if !cautious {
-        if let Some(m) = commanded(&READ_VERB, sentence, hidden) {
+    {
+        if let Some(m) = commanded(&READ_VERB, sentence, hidden)
+            && !cautious()
+        {
             let rest = &sentence[m.start()..];
             let object =
                 CRED_OBJECT.find(rest).filter(|o| !public_key(&rest[o.start()..])).or_else(|| ENV_ALL.find(rest));
@@ -489,11 +498,12 @@ fn read_sentence(sink: &mut Sink, at: usize, sentence: &str, hidden: bool) {
         }
         if let Some(m) = commanded(&SEND_VERB, sentence, hidden)
             && let Some(dest) = DESTINATION.find(sentence)
+            && !cautious()
         {
             let sensitive = CRED_OBJECT.is_match(sentence)
                 || ENV_ALL.is_match(sentence)
                 || (SECRET_WORDS.is_match(sentence) && !AUTH_HEADER.is_match(sentence));
-            if sensitive || risky.is_some() {
+            if sensitive || risky().is_some() {
                 add(
                     "agent-send-data",
                     Severity::High,
@@ -504,6 +514,7 @@ fn read_sentence(sink: &mut Sink, at: usize, sentence: &str, hidden: bool) {
         }
         if let Some(m) = commanded(&WRITE_VERB, sentence, hidden)
             && let Some(config) = AGENT_CONFIG.find(&sentence[m.start()..])
+            && !cautious()
         {
             let severity = if DISABLE_SAFETY.is_match(sentence) || sentence.to_ascii_lowercase().contains("hook") {
                 Severity::High
@@ -514,6 +525,7 @@ fn read_sentence(sink: &mut Sink, at: usize, sentence: &str, hidden: bool) {
         }
         if let Some(m) = commanded(&OUTPUT_VERB, sentence, hidden)
             && let Some(h) = HIDDEN_OUTPUT.find(sentence)
+            && !cautious()
         {
             add(
                 "agent-hidden-output",
@@ -528,18 +540,23 @@ fn read_sentence(sink: &mut Sink, at: usize, sentence: &str, hidden: bool) {
             && RUN_VERB.is_match(sentence)
             && PROGRAM_WORD.is_match(sentence)
             && !super::commands::is_installer(url.as_str())
+            && !cautious()
         {
-            let severity =
-                if risky.is_some() || PASSWORD_ARCHIVE.is_match(sentence) { Severity::High } else { Severity::Medium };
+            let severity = if risky().is_some() || PASSWORD_ARCHIVE.is_match(sentence) {
+                Severity::High
+            } else {
+                Severity::Medium
+            };
             add("agent-install-lure", severity, verb, format!("tells the agent to fetch and run {}", url.as_str()));
         }
     }
     // Negation words are common around these ("do not reduce the trace"): only a discussion
     // of attacks sets the sentence aside.
-    if !discusses {
+    {
         if let Some(path) = ODD_PATH.captures(sentence).and_then(|c| c.get(2))
             && !placeholder_path(path.as_str())
             && (EXISTS.is_match(sentence) || AUTHORITY.is_match(sentence))
+            && !discusses()
         {
             add(
                 "agent-odd-path-authority",
@@ -548,7 +565,9 @@ fn read_sentence(sink: &mut Sink, at: usize, sentence: &str, hidden: bool) {
                 format!("makes {} a source of the agent's instructions", path.as_str()),
             );
         }
-        if let Some(m) = FETCHED_AUTHORITY.captures(sentence).and_then(|c| c.get(2)) {
+        if let Some(m) = FETCHED_AUTHORITY.captures(sentence).and_then(|c| c.get(2))
+            && !discusses()
+        {
             add(
                 "agent-odd-path-authority",
                 Severity::High,
@@ -559,16 +578,16 @@ fn read_sentence(sink: &mut Sink, at: usize, sentence: &str, hidden: bool) {
     }
     // A flag that turns permissions off is an instruction even in a sentence with "not" in it
     // ("so the work is not interrupted"); spelled out in words it must not be negated.
-    if !discusses
-        && let Some(m) = said(&DISABLE_SAFETY, sentence)
+    if let Some(m) = said(&DISABLE_SAFETY, sentence)
         && (hidden || imperative(sentence, m.start()) || starts_imperative(sentence))
-        && (!cautious || m.as_str().starts_with('-') || m.as_str().eq_ignore_ascii_case("bypasspermissions"))
+        && !discusses()
+        && (!cautious() || m.as_str().starts_with('-') || m.as_str().eq_ignore_ascii_case("bypasspermissions"))
     {
         add("agent-disable-safety", Severity::High, m, format!("tells the agent to {:?}", m.as_str()));
     }
-    if !discusses
-        && let Some(m) = said(&SKIP_CONFIRM, sentence)
+    if let Some(m) = said(&SKIP_CONFIRM, sentence)
         && (hidden || CONSEQUENTIAL.is_match(sentence))
+        && !discusses()
     {
         add("agent-skip-confirmation", Severity::High, m, format!("tells the agent: {:?}", m.as_str()));
     }
@@ -586,7 +605,7 @@ fn read_sentence(sink: &mut Sink, at: usize, sentence: &str, hidden: bool) {
         ));
     }
     for (id, mut severity, start, end, mut what) in found {
-        if let Some((kind, _, _)) = risky {
+        if let Some((kind, _, _)) = risky() {
             severity = raise(severity);
             what.push_str(&format!(" ({kind})"));
         }
