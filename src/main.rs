@@ -382,10 +382,17 @@ fn check(cli: &Cli, args: &CheckArgs) -> anyhow::Result<ExitCode> {
         eprintln!("{diag}");
     }
     let skills = checked.skills;
+    let reading = &checked.diagnostics;
+    // The reading diagnostics go into the machine formats too, where CI reads them.
+    let with_reading = |text: String, add: &dyn Fn(&mut serde_json::Value)| -> anyhow::Result<String> {
+        let mut value: serde_json::Value = serde_json::from_str(&text)?;
+        add(&mut value);
+        Ok(serde_json::to_string_pretty(&value)? + "\n")
+    };
     let out = match args.format {
         Format::Text => report::text(&skills, cli.verbose),
-        Format::Json => report::json(&skills) + "\n",
-        Format::Sarif => report::sarif(&skills) + "\n",
+        Format::Json => with_reading(report::json(&skills), &|v| v["reading"] = ops::check::reading_json(reading))?,
+        Format::Sarif => with_reading(report::sarif(&skills), &|v| ops::check::add_reading_to_sarif(v, reading))?,
     };
     match &args.output {
         Some(path) => std::fs::write(path, &out).with_context(|| format!("writing {}", path.display()))?,
@@ -394,6 +401,7 @@ fn check(cli: &Cli, args: &CheckArgs) -> anyhow::Result<ExitCode> {
     }
     let failing = args.fail_on.0.is_some_and(|threshold| {
         skills.iter().flat_map(|s| &s.report.findings).any(|f| f.is_active() && f.severity >= threshold)
+            || reading.iter().any(|d| ops::check::reading_severity(d) >= threshold)
     });
     Ok(if failing { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

@@ -213,3 +213,64 @@ fn sarif_output_is_valid_sarif_2_1_0() {
     broken["version"] = serde_json::json!("2.0.0");
     assert!(!validator.is_valid(&broken));
 }
+
+/// A skill of the reading-shapes fixture, by folder.
+fn shape(folder: &str) -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/shapes/skills").join(folder).to_string_lossy().into()
+}
+
+#[test]
+fn a_lenient_reading_is_a_warning_in_json_and_fails_only_below_the_default_threshold() {
+    let path = shape("block-literal-same-line");
+    let out = catalog(&["check", "--format", "json", &path]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let reading = report["reading"].as_array().unwrap();
+    assert!(!reading.is_empty(), "{report}");
+    for item in reading {
+        assert_eq!(item["rule"], "frontmatter-lenient", "{item}");
+        assert_eq!(item["level"], "warning", "{item}");
+        assert_eq!(item["file"], format!("{path}/SKILL.md"), "{item}");
+        assert!(item["line"].as_u64().unwrap() >= 2, "{item}");
+    }
+    // What stderr says, the JSON says: the same lines.
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    for item in reading {
+        assert!(
+            stderr.contains(&format!(":{}: warning: {}", item["line"], item["message"].as_str().unwrap())),
+            "{stderr}"
+        );
+    }
+    assert_eq!(catalog(&["check", "--fail-on", "medium", &path]).status.code(), Some(1));
+}
+
+#[test]
+fn a_skill_the_build_leaves_out_fails_check_and_is_a_sarif_error() {
+    let schema: serde_json::Value = serde_json::from_str(include_str!("sarif-schema-2.1.0.json")).unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
+    let (left_out, lenient) = (shape("no-key-lines"), shape("tab-indent"));
+    let out = catalog(&["check", "--format", "sarif", &left_out, &lenient]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let log: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let errors: Vec<String> = validator.iter_errors(&log).map(|e| format!("{} at {}", e, e.instance_path())).collect();
+    assert!(errors.is_empty(), "{}", errors.join("\n"));
+    let run = &log["runs"][0];
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    let results = run["results"].as_array().unwrap();
+    let of = |id: &str| results.iter().filter(|r| r["ruleId"] == id).collect::<Vec<_>>();
+    let unreadable = of("skill-unreadable");
+    assert_eq!(unreadable.len(), 1, "{results:?}");
+    assert_eq!(unreadable[0]["level"], "error");
+    let location = &unreadable[0]["locations"][0]["physicalLocation"];
+    assert!(location["artifactLocation"]["uri"].as_str().unwrap().ends_with("no-key-lines/SKILL.md"), "{location}");
+    assert_eq!(location["region"]["startLine"], 2);
+    let lenient_results = of("frontmatter-lenient");
+    assert!(!lenient_results.is_empty(), "{results:?}");
+    assert!(lenient_results.iter().all(|r| r["level"] == "warning"));
+    for result in results {
+        let index = result["ruleIndex"].as_u64().unwrap() as usize;
+        assert_eq!(rules[index]["id"], result["ruleId"]);
+    }
+    // `--fail-on none` never fails.
+    assert_eq!(catalog(&["check", "--fail-on", "none", &left_out]).status.code(), Some(0));
+}

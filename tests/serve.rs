@@ -185,9 +185,8 @@ fn a_lone_skill_without_a_remote_links_to_no_made_up_repository_and_its_cache_is
         assert!(!text.contains("github.com/local"), "{} names github.com/local", path.display());
     }
     // Serving the same folder again reuses its preview folder: one per folder, none per run.
-    let previews = || -> Vec<PathBuf> {
-        std::fs::read_dir(&preview).unwrap().map(|e| e.unwrap().path()).collect::<Vec<_>>()
-    };
+    let previews =
+        || -> Vec<PathBuf> { std::fs::read_dir(&preview).unwrap().map(|e| e.unwrap().path()).collect::<Vec<_>>() };
     let first = previews();
     assert_eq!(first.len(), 1);
     drop(server);

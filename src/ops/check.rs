@@ -5,13 +5,14 @@
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
+use serde_json::{Value, json};
 
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Level};
 use crate::discover::{self, RepoId, SkillDir};
 use crate::error::{Error, Result};
 use crate::scan::report::CheckedSkill;
 use crate::scan::suppress::{self, Suppression};
-use crate::scan::{self, FileContent, MAX_SCAN_FILE_BYTES, MAX_SCAN_FILES, ScanFile, SkillInput, SkipReason};
+use crate::scan::{self, FileContent, MAX_SCAN_FILE_BYTES, MAX_SCAN_FILES, ScanFile, Severity, SkillInput, SkipReason};
 
 /// The name of the per-folder suppression file `check` reads.
 pub const IGNORE_FILE: &str = ".catalogignore";
@@ -295,5 +296,93 @@ fn read_as_built(target: &Target) -> (Option<String>, Vec<Diagnostic>) {
             diagnostic.file = shown;
             (None, vec![diagnostic])
         }
+    }
+}
+
+/// The rule id under which `check` reports a reading diagnostic in its JSON and SARIF: a
+/// SKILL.md read leniently, or one the build leaves out.
+pub fn reading_rule(diagnostic: &Diagnostic) -> &'static str {
+    match diagnostic.level {
+        Level::Warning => "frontmatter-lenient",
+        Level::Error => "skill-unreadable",
+    }
+}
+
+/// How much a reading diagnostic weighs against `--fail-on`: a skill the build leaves out fails
+/// under any threshold; a lenient reading, which agents that parse leniently still load, is a
+/// warning below the default threshold (high).
+pub fn reading_severity(diagnostic: &Diagnostic) -> Severity {
+    match diagnostic.level {
+        Level::Warning => Severity::Medium,
+        Level::Error => Severity::Critical,
+    }
+}
+
+/// The reading diagnostics as `check --format json` lists them, beside the skills' findings.
+pub fn reading_json(diagnostics: &[Diagnostic]) -> Value {
+    let items = diagnostics.iter().map(|d| {
+        json!({
+            "rule": reading_rule(d),
+            "level": if d.level == Level::Error { "error" } else { "warning" },
+            "severity": reading_severity(d),
+            "file": d.file.to_string_lossy().replace('\\', "/"),
+            "line": d.line,
+            "message": d.message,
+        })
+    });
+    Value::Array(items.collect())
+}
+
+/// Adds the reading diagnostics to a SARIF log from [`crate::scan::report::sarif`]: one rule
+/// entry per reading rule, one result per diagnostic.
+pub fn add_reading_to_sarif(log: &mut Value, diagnostics: &[Diagnostic]) {
+    let Some(run) = log.get_mut("runs").and_then(|runs| runs.get_mut(0)) else { return };
+    let rules = &mut run["tool"]["driver"]["rules"];
+    let Some(rules) = rules.as_array_mut() else { return };
+    let first = rules.len();
+    let reading_rules = [
+        (
+            "frontmatter-lenient",
+            "FrontmatterLenient",
+            "warning",
+            "The frontmatter is not valid YAML",
+            "Agents that parse strictly will not load this skill; lenient readers recover its keys.",
+        ),
+        (
+            "skill-unreadable",
+            "SkillUnreadable",
+            "error",
+            "The skill cannot be read",
+            "No lenient reading recovers this SKILL.md: the catalog leaves it out and agents will not load it.",
+        ),
+    ];
+    for (id, name, level, title, why) in reading_rules {
+        rules.push(json!({
+            "id": id,
+            "name": name,
+            "shortDescription": { "text": title },
+            "fullDescription": { "text": why },
+            "defaultConfiguration": { "level": level },
+            "properties": { "tags": ["spec"], "precision": "high" },
+        }));
+    }
+    let Some(results) = run["results"].as_array_mut() else { return };
+    for d in diagnostics {
+        let index = first + usize::from(d.level == Level::Error);
+        let level = if d.level == Level::Error { "error" } else { "warning" };
+        let uri = crate::scan::report::uri_path(&d.file.to_string_lossy().replace('\\', "/"));
+        results.push(json!({
+            "ruleId": reading_rule(d),
+            "ruleIndex": index,
+            "level": level,
+            "message": { "text": d.message },
+            "locations": [{
+                "physicalLocation": {
+                    "artifactLocation": { "uri": uri, "uriBaseId": "%SRCROOT%" },
+                    "region": { "startLine": d.line.unwrap_or(1).max(1) },
+                },
+            }],
+            "properties": { "severity": reading_severity(d).as_str() },
+        }));
     }
 }

@@ -224,7 +224,7 @@ fn sarif_rule(rule: &Rule) -> Value {
 }
 
 /// Percent-encodes what a URI reference cannot hold as is; keeps `/`.
-fn uri_path(path: &str) -> String {
+pub fn uri_path(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     for b in path.bytes() {
         if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
