@@ -6,7 +6,7 @@
 mod support;
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::{Command, Output};
 use std::sync::Mutex;
 
@@ -76,18 +76,6 @@ fn text(output: &Output) -> String {
     format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    for entry in walkdir::WalkDir::new(from) {
-        let entry = entry.unwrap();
-        let target = to.join(entry.path().strip_prefix(from).unwrap());
-        if entry.file_type().is_dir() {
-            std::fs::create_dir_all(&target).unwrap();
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
-
 #[test]
 fn compiles_from_the_working_tree_then_builds_and_checks_the_embedded_catalog() {
     let _one = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
@@ -97,7 +85,7 @@ fn compiles_from_the_working_tree_then_builds_and_checks_the_embedded_catalog() 
     let catalog = runner.path("catalog");
     std::fs::create_dir_all(&catalog).unwrap();
     std::fs::copy(root.join("catalog.toml"), catalog.join("catalog.toml")).unwrap();
-    copy_dir(&root.join("content"), &catalog.join("content"));
+    support::copy_tree(&root.join("content"), &catalog.join("content"));
 
     // A local action (`uses: ./`) has no release to look for.
     let out = runner.step("install", &[]);

@@ -608,9 +608,22 @@ const fn spec_rule(
     why: &'static str,
     fix: &'static str,
 ) -> Rule {
+    whole_file_rule(id, Category::Spec, severity, title, why, fix)
+}
+
+/// A rule without line patterns: its findings come from a reader that looks at more than one
+/// line (the spec checks, instructions, flows).
+pub(crate) const fn whole_file_rule(
+    id: &'static str,
+    category: Category,
+    severity: Severity,
+    title: &'static str,
+    why: &'static str,
+    fix: &'static str,
+) -> Rule {
     Rule {
         id,
-        category: Category::Spec,
+        category,
         severity,
         title,
         why,

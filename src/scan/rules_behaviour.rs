@@ -2,7 +2,7 @@
 //! to the agent ([`super::instructions`]) and what scripts do with values they build
 //! ([`super::flows`]). Part of the one rule table ([`super::rules::RULES`]).
 
-use super::rules::{Category, Rule, Scope, Severity, p};
+use super::rules::{Category, Rule, Scope, Severity, p, whole_file_rule};
 
 const fn rule(
     id: &'static str,
@@ -12,18 +12,7 @@ const fn rule(
     why: &'static str,
     fix: &'static str,
 ) -> Rule {
-    Rule {
-        id,
-        category,
-        severity,
-        title,
-        why,
-        fix,
-        scope: Scope::All,
-        patterns: &[],
-        suppressible: true,
-        once_per_file: false,
-    }
+    whole_file_rule(id, category, severity, title, why, fix)
 }
 
 pub static RULES: &[Rule] = &[
