@@ -4,7 +4,8 @@
 
 use std::sync::LazyLock;
 
-use regex::{Regex, RegexBuilder};
+use super::rule_regex as re;
+use regex::Regex;
 
 use super::Sink;
 use super::rules::Severity;
@@ -108,10 +109,6 @@ const BUILTINS: &[&str] = &[
     "local", "read", "printf", "pwd", "alias", "eval", "for", "case", "esac", "in", "function", "shift", "declare",
     "trap", "wait",
 ];
-
-fn re(pattern: &str) -> Regex {
-    RegexBuilder::new(&super::ascii_boundaries(pattern)).case_insensitive(true).build().expect("valid regex")
-}
 
 static CRED: LazyLock<Regex> = LazyLock::new(|| {
     re(

@@ -9,15 +9,12 @@
 
 use std::sync::LazyLock;
 
-use regex::{Regex, RegexBuilder};
+use super::rule_regex as re;
+use regex::Regex;
 
 use super::rules::Severity;
 use super::text::{Region, RegionKind};
 use super::{Sink, destinations};
-
-fn re(pattern: &str) -> Regex {
-    RegexBuilder::new(&super::ascii_boundaries(pattern)).case_insensitive(true).build().expect("valid regex")
-}
 
 static LITERAL: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#""((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`([^`]*)`"#).expect("valid"));

@@ -8,16 +8,13 @@
 use std::cell::OnceCell;
 use std::sync::LazyLock;
 
-use regex::{Regex, RegexBuilder};
+use super::rule_regex as re;
+use regex::Regex;
 
 use super::Sink;
 use super::destinations;
 use super::rules::Severity;
 use super::text::{Region, RegionKind, mentioned_spans};
-
-fn re(pattern: &str) -> Regex {
-    RegexBuilder::new(&super::ascii_boundaries(pattern)).case_insensitive(true).build().expect("valid regex")
-}
 
 /// Words that make a sentence a warning, a prohibition or a discussion of the behaviour.
 static CAUTION: LazyLock<Regex> = LazyLock::new(|| {

@@ -343,6 +343,11 @@ pub(crate) fn ascii_boundaries(pattern: &str) -> String {
     pattern.replace(r"\b", r"(?-u:\b)")
 }
 
+/// A rule's pattern compiled as the readers use them: case-insensitive, ASCII word boundaries.
+pub(crate) fn rule_regex(pattern: &str) -> regex::Regex {
+    regex::RegexBuilder::new(&ascii_boundaries(pattern)).case_insensitive(true).build().expect("valid regex")
+}
+
 /// Scans every file of a skill.
 pub fn scan_skill(input: &SkillInput) -> ScanReport {
     let mut report = ScanReport::default();

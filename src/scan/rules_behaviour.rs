@@ -2,18 +2,7 @@
 //! to the agent ([`super::instructions`]) and what scripts do with values they build
 //! ([`super::flows`]). Part of the one rule table ([`super::rules::RULES`]).
 
-use super::rules::{Category, Rule, Scope, Severity, p, whole_file_rule};
-
-const fn rule(
-    id: &'static str,
-    category: Category,
-    severity: Severity,
-    title: &'static str,
-    why: &'static str,
-    fix: &'static str,
-) -> Rule {
-    whole_file_rule(id, category, severity, title, why, fix)
-}
+use super::rules::{Category, Rule, Scope, Severity, p, whole_file_rule as rule};
 
 pub static RULES: &[Rule] = &[
     // ---- Instructions to the agent, read sentence by sentence ----
