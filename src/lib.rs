@@ -6,11 +6,13 @@
 
 pub mod agents;
 pub mod analyze;
-pub mod cache;
 pub mod config;
 pub mod diag;
 pub mod discover;
 pub mod error;
+pub mod hash;
+pub mod incr;
+pub mod lazy;
 pub mod model;
 pub mod ops;
 pub mod parse;
@@ -19,7 +21,9 @@ pub mod relate;
 pub mod render;
 pub mod repo_data;
 pub mod scan;
+pub mod slug;
 pub mod sources;
+pub mod time;
 pub mod write;
 
 /// A hash map of the project's own keys (paths, hashes, names), looked up once or more per

@@ -1,15 +1,14 @@
 //! The catalog as the render stage sees it: repositories and skills, each with the facts of
 //! every stage before, and the stable URL path of its page.
 
-use std::borrow::Cow;
 use std::path::PathBuf;
 
 use crate::analyze::{Analysis, License};
-use crate::cache::SkillText;
 use crate::config::Config;
 use crate::diag::Diagnostic;
 use crate::discover::{RepoId, SkillDir};
 use crate::parse::frontmatter::Frontmatter;
+use crate::time::Timestamp;
 
 #[derive(Debug)]
 pub struct Catalog {
@@ -69,59 +68,6 @@ pub struct SkillHistory {
     pub last_changed: Option<Timestamp>,
 }
 
-/// A moment, as seconds since 1970-01-01 UTC.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize)]
-pub struct Timestamp(pub i64);
-
-impl Timestamp {
-    /// (year, month 1-12, day 1-31) in UTC.
-    pub fn civil(self) -> (i64, u32, u32) {
-        // Howard Hinnant's days-to-civil algorithm.
-        let z = self.0.div_euclid(86_400) + 719_468;
-        let era = z.div_euclid(146_097);
-        let doe = z.rem_euclid(146_097);
-        let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-        let mp = (5 * doy + 2) / 153;
-        let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-        let month = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-        let year = yoe + era * 400 + i64::from(month <= 2);
-        (year, month, day)
-    }
-
-    /// `August 12, 2026`
-    pub fn long_date(self) -> String {
-        const MONTHS: [&str; 12] = [
-            "January",
-            "February",
-            "March",
-            "April",
-            "May",
-            "June",
-            "July",
-            "August",
-            "September",
-            "October",
-            "November",
-            "December",
-        ];
-        let (y, m, d) = self.civil();
-        format!("{} {d}, {y}", MONTHS[m as usize - 1])
-    }
-
-    /// `2026-08-12`
-    pub fn iso_date(self) -> String {
-        let (y, m, d) = self.civil();
-        format!("{y:04}-{m:02}-{d:02}")
-    }
-
-    /// `2026-08-12T10:00:00Z`, for feeds and sitemaps.
-    pub fn rfc3339(self) -> String {
-        let secs = self.0.rem_euclid(86_400);
-        format!("{}T{:02}:{:02}:{:02}Z", self.iso_date(), secs / 3600, secs / 60 % 60, secs % 60)
-    }
-}
-
 impl Repo {
     /// Skill folders left out of the catalog (their SKILL.md could not be read); each has an
     /// error in the build report.
@@ -160,18 +106,17 @@ pub struct Skill {
     /// The URL segment of the page: the folder name made URL-safe, unique within the repository.
     pub slug: String,
     pub dir: SkillDir,
-    /// Decoded when first read: only the skill's own page shows it (see [`crate::cache::Deferred`]).
-    pub frontmatter: crate::cache::Deferred<Frontmatter>,
+    /// Decoded when first read: only the skill's own page shows it (see [`crate::lazy::Deferred`]).
+    pub frontmatter: crate::lazy::Deferred<Frontmatter>,
     /// The frontmatter's `compatibility`, which every build's search filters read.
     pub compatibility: Option<String>,
-    /// SKILL.md as text (BOM removed, line endings as written).
-    pub text: SkillText,
-    /// Byte offset of the body within the text.
+    /// Byte offset of the body within SKILL.md's text, which the orchestrator hands render apart
+    /// (`render::SkillTexts`).
     pub body_start: usize,
     pub analysis: Analysis,
     /// What the safety scanner found in every text file of the skill folder, decoded when
     /// first read: only the skill's own page lists it.
-    pub scan: crate::cache::Deferred<crate::scan::ScanReport>,
+    pub scan: crate::lazy::Deferred<crate::scan::ScanReport>,
     /// The scan's verdict, which cards, rows and the search filters show of every skill.
     pub verdict: crate::scan::Verdict,
     /// The frontmatter name, else the folder name.
@@ -185,7 +130,7 @@ pub struct Skill {
     /// same text are never ranked as each other's similar skills.
     pub text_hash: u64,
     /// What the similar-skill ranking reads of this skill, hashed ([`crate::relate::similar_digest`]).
-    pub similar_digest: crate::write::Hash,
+    pub similar_digest: crate::hash::Hash,
     /// Dates from git; `None` is "not known".
     pub history: SkillHistory,
     /// Identical copies of the folder across the catalog.
@@ -200,83 +145,5 @@ impl Skill {
 
     pub fn folder_name<'a>(&'a self, repo: &'a Repo) -> &'a str {
         self.dir.folder_name(&repo.id)
-    }
-
-    /// SKILL.md as text, as it was read.
-    pub fn text(&self) -> crate::error::Result<Cow<'_, str>> {
-        self.text.read_checked(&self.dir.skill_file_path(), self.text_hash)
-    }
-
-    /// SKILL.md's body: the text after the frontmatter.
-    pub fn body(&self) -> crate::error::Result<Cow<'_, str>> {
-        let start = self.body_start;
-        Ok(match self.text()? {
-            Cow::Borrowed(text) => Cow::Borrowed(text.get(start..).unwrap_or_default()),
-            Cow::Owned(text) => Cow::Owned(text.get(start..).unwrap_or_default().to_string()),
-        })
-    }
-}
-
-/// Slugs are cut to this many bytes: file systems refuse names over 255 bytes, and a name or
-/// category can be any length.
-pub const MAX_SLUG_BYTES: usize = 80;
-
-/// A URL-safe path segment: lower-case ASCII letters, digits, `-`, `_` and `.`, never `.` or `..`,
-/// at most [`MAX_SLUG_BYTES`] long, and never a name Windows reserves for a device (`con`,
-/// `nul.txt`, `com1`...), so that a site can be unpacked on any file system.
-pub fn slugify(name: &str) -> String {
-    let mut slug = String::with_capacity(name.len().min(MAX_SLUG_BYTES + 1));
-    for c in name.chars().flat_map(char::to_lowercase) {
-        if slug.len() >= MAX_SLUG_BYTES {
-            break;
-        }
-        if c.is_ascii_alphanumeric() || c == '_' || c == '.' {
-            slug.push(c);
-        } else if !slug.ends_with('-') {
-            slug.push('-');
-        }
-    }
-    let slug = slug.trim_matches(|c| c == '-' || c == '.').to_string();
-    if slug.is_empty() {
-        return "skill".to_string();
-    }
-    // Windows refuses these names whatever the extension; a trailing `_` makes them plain names.
-    let (stem, rest) = slug.split_at(slug.find('.').unwrap_or(slug.len()));
-    let numbered =
-        |prefix: &str| stem.strip_prefix(prefix).is_some_and(|n| n.len() == 1 && n.as_bytes()[0].is_ascii_digit());
-    if matches!(stem, "con" | "prn" | "aux" | "nul") || numbered("com") || numbered("lpt") {
-        return format!("{stem}_{rest}");
-    }
-    slug
-}
-
-#[cfg(test)]
-mod tests {
-    use super::{MAX_SLUG_BYTES, Timestamp, slugify};
-
-    #[test]
-    fn timestamps_format_as_utc_dates() {
-        assert_eq!(Timestamp(0).iso_date(), "1970-01-01");
-        assert_eq!(Timestamp(1_786_536_000).long_date(), "August 12, 2026");
-        assert_eq!(Timestamp(1_786_528_800).rfc3339(), "2026-08-12T10:00:00Z");
-        assert_eq!(Timestamp(951_782_400).iso_date(), "2000-02-29");
-        assert_eq!(Timestamp(-86_400).iso_date(), "1969-12-31");
-    }
-
-    #[test]
-    fn slugs_are_safe_segments() {
-        assert_eq!(slugify("code-exec-fallback"), "code-exec-fallback");
-        assert_eq!(slugify("My Skill!"), "my-skill");
-        assert_eq!(slugify("../../etc"), "etc");
-        assert_eq!(slugify(".."), "skill");
-        assert_eq!(slugify("a<script>b"), "a-script-b");
-        assert_eq!(slugify("CON"), "con_");
-        assert_eq!(slugify("nul.txt"), "nul_.txt");
-        assert_eq!(slugify("Com1"), "com1_");
-        assert_eq!(slugify("lpt9."), "lpt9_");
-        assert_eq!(slugify("console"), "console");
-        assert_eq!(slugify("com10"), "com10");
-        let long = slugify(&"<script>alert(1)</script>".repeat(40));
-        assert!(long.len() <= MAX_SLUG_BYTES && !long.ends_with('-'), "{long}");
     }
 }

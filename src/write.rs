@@ -20,29 +20,12 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 use crate::error::{Error, Result};
+use crate::hash::{Hash, hash_bytes, hash_parts, hex, unhex};
 
 /// A file at the output's root that marks it as ours, so that `--out` pointing at a folder of
 /// the user's is refused instead of replaced. It also names the folder's generation, whose
 /// manifest says what the folder holds.
 pub const MARKER_FILE: &str = ".catalog-build";
-
-/// A content hash (the first 128 bits of blake3), of a file or of what a page was rendered from.
-pub type Hash = [u8; 16];
-
-pub fn hash_bytes(bytes: &[u8]) -> Hash {
-    hash_parts(&[bytes])
-}
-
-/// [`hash_bytes`] of the parts put end to end, without putting them end to end first.
-pub fn hash_parts(parts: &[&[u8]]) -> Hash {
-    let mut hasher = blake3::Hasher::new();
-    for part in parts {
-        hasher.update(part);
-    }
-    let mut out = [0; 16];
-    out.copy_from_slice(&hasher.finalize().as_bytes()[..16]);
-    out
-}
 
 /// What one file of a generation holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -505,45 +488,6 @@ fn read_manifest(dir: &Path, id: &str) -> Option<Manifest> {
     Manifest::parse(std::fs::read(dir.join(id)).ok()?)
 }
 
-pub fn hex(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len() * 2);
-    push_hex(&mut out, bytes);
-    out
-}
-
-/// Appends `bytes` in lower-case hex: a manifest holds two hashes per file of the site.
-fn push_hex(out: &mut String, bytes: &[u8]) {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    for chunk in bytes.chunks(32) {
-        let mut digits = [0u8; 64];
-        for (pair, &byte) in digits.chunks_exact_mut(2).zip(chunk) {
-            pair[0] = DIGITS[usize::from(byte >> 4)];
-            pair[1] = DIGITS[usize::from(byte & 15)];
-        }
-        out.push_str(std::str::from_utf8(&digits[..2 * chunk.len()]).expect("hex digits are ASCII"));
-    }
-}
-
-/// A hash from its hex digits, as [`push_hex`] writes them (either case is read).
-fn unhex(text: &str) -> Option<Hash> {
-    fn digit(c: u8) -> Option<u8> {
-        match c {
-            b'0'..=b'9' => Some(c - b'0'),
-            b'a'..=b'f' => Some(c - b'a' + 10),
-            b'A'..=b'F' => Some(c - b'A' + 10),
-            _ => None,
-        }
-    }
-    let mut out = [0u8; 16];
-    if text.len() != 32 {
-        return None;
-    }
-    for (byte, pair) in out.iter_mut().zip(text.as_bytes().chunks_exact(2)) {
-        *byte = (digit(pair[0])? << 4) | digit(pair[1])?;
-    }
-    Some(out)
-}
-
 fn unique_stamp() -> String {
     let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos()).unwrap_or(0);
     format!("{nanos}-{}", std::process::id())
@@ -619,19 +563,6 @@ mod tests {
 
     fn read(path: PathBuf) -> String {
         std::fs::read_to_string(path).unwrap()
-    }
-
-    #[test]
-    fn hashes_survive_hex_both_ways() {
-        let bytes: Vec<u8> = (0..40u8).map(|i| i.wrapping_mul(37) ^ 0xa5).collect();
-        let expected: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
-        assert_eq!(hex(&bytes), expected, "across the 32-byte chunks too");
-        let hash: Hash = bytes[..16].try_into().unwrap();
-        assert_eq!(unhex(&hex(&hash)), Some(hash));
-        assert_eq!(unhex(&hex(&hash).to_uppercase()), Some(hash));
-        assert_eq!(unhex(&format!("{}g", &hex(&hash)[..31])), None);
-        assert_eq!(unhex(&format!("+{}", &hex(&hash)[..31])), None);
-        assert_eq!(unhex(&hex(&hash)[..30]), None);
     }
 
     #[test]

@@ -32,12 +32,12 @@ pub struct Digest {
     /// The rest, which only the skill's own page reads (and the similar-skill ranking, when it
     /// runs): kept encoded when the skill comes from the cache until it is read, since decoding
     /// 60,000 digests was a third of the time a rebuild spent loading its cache.
-    body: crate::cache::Deferred<DigestBody>,
+    body: crate::lazy::Deferred<DigestBody>,
 }
 
 impl Digest {
     pub fn new(title: String, body: DigestBody) -> Digest {
-        Digest { title, body: crate::cache::Deferred::new(body) }
+        Digest { title, body: crate::lazy::Deferred::new(body) }
     }
 
     pub fn body(&self) -> &DigestBody {

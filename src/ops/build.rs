@@ -7,17 +7,20 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 
 use crate::analyze::{self, LicenseInputs, license::LicenseText};
-use crate::cache;
 use crate::config::Config;
 use crate::diag::Diagnostic;
 use crate::discover::{self, DiscoveredSource, RepoId};
 use crate::error::Result;
-use crate::model::{Catalog, Repo, RepoFacts, Skill, SkillHistory, slugify};
+use crate::hash::{Hash, Hasher};
+use crate::incr::{self, FileHash, SkillText};
+use crate::lazy::Deferred;
+use crate::model::{Catalog, Repo, RepoFacts, Skill, SkillHistory};
 use crate::parse;
 use crate::progress::{Progress, Stage};
 use crate::relate::{self, Taxonomy, copies};
 use crate::render::{self, Renderer};
 use crate::repo_data;
+use crate::slug::slugify;
 use crate::sources::{self, history};
 use crate::write::{self, SiteWriter};
 
@@ -112,7 +115,7 @@ fn build_in(
     let found = discover_catalog(&root, &config, mode, session.as_deref_mut());
     let fingerprint = input_fingerprint(options, &root, &config, &found);
     stage("discover");
-    let last = cache::load(&out_dir);
+    let last = incr::store::load_record(&record_path(&out_dir), &out_dir);
     if let Some(record) = last.filter(|r| {
         r.fingerprint == fingerprint && write::generation_of(&out_dir).as_deref() == Some(r.generation.as_str())
     }) {
@@ -136,13 +139,13 @@ fn build_in(
             timings,
         });
     }
-    let renderer = Renderer::with_theme(Some(&root))?;
+    let renderer = Renderer::with_theme(Some(&root), incr::binary_identity())?;
     // A build that fails from here on leaves an output the record no longer describes.
-    cache::forget(&out_dir);
+    incr::store::forget_record(&record_path(&out_dir));
     let known = session.as_deref_mut().map(|session| std::mem::take(&mut session.manifests)).unwrap_or_default();
     // The writer reads the last site's manifests (117,000 files each at 60,000 skills) while the
     // catalog is assembled, whose joining and relating leave a core idle.
-    let (writer, (catalog, Reads { skills_read, skills_hashed }, sources, kept)) = rayon::join(
+    let (writer, (Assembled { catalog, texts }, Reads { skills_read, skills_hashed }, sources, kept)) = rayon::join(
         || SiteWriter::begin_with(&out_dir, options.minify, known),
         || assemble_catalog(&root, config, found, progress, session.as_deref_mut()),
     );
@@ -153,18 +156,25 @@ fn build_in(
     let shown_memo = match session.as_deref_mut() {
         Some(session) => &mut session.shown,
         None => {
-            loaded_memo = cache::load_shown(&root);
+            loaded_memo.by_skill = incr::store::load_pairs(&root, SHOWN_MEMO);
             &mut loaded_memo
         }
     };
-    let stats = render::render_site(&catalog, &renderer, &writer, progress, shown_memo)?;
+    let stats = render::render_site(
+        &catalog,
+        &renderer,
+        &writer,
+        progress,
+        shown_memo,
+        &Texts { catalog: &catalog, texts: &texts },
+    )?;
     if session.is_none() && loaded_memo.changed {
-        cache::save_shown(&root, &loaded_memo);
+        incr::store::save_pairs(&root, SHOWN_MEMO, &loaded_memo.by_skill);
     }
     stage("render, write");
     let (out, written, manifests) = writer.publish_keeping()?;
     stage("publish");
-    let record = cache::BuildRecord {
+    let record = incr::BuildRecord {
         out: out.clone(),
         fingerprint,
         generation: written.generation.clone(),
@@ -175,15 +185,15 @@ fn build_in(
         bytes: written.bytes,
         diagnostics: catalog.diagnostics.clone(),
     };
-    cache::save(&record);
+    incr::store::save_record(&record_path(&out), &record);
     match session {
         Some(session) => {
-            session.keep(catalog, sources, kept);
+            session.keep(catalog, texts, sources, kept);
             session.manifests = manifests;
         }
         // Freeing 60,000 skills takes a tenth of a second or more: a command that exits next
         // need not wait for it.
-        None => crate::drop_later((catalog, sources, manifests)),
+        None => crate::drop_later((catalog, texts, sources, manifests)),
     }
     Ok(BuildReport {
         out,
@@ -207,26 +217,82 @@ fn build_in(
 /// and a link to the folder share one cache (`serve` and `build` among them), since the paths
 /// of the skill folders found below it are part of their keys.
 fn catalog_root(root: &Path) -> PathBuf {
-    cache::canonical(root)
+    incr::canonical(root)
 }
 
-/// Everything a build reads, as sizes and modification times (see [`cache::Fingerprint`]).
+/// The record of the last build of `out`, beside its manifests (`.NAME.manifests/last-build.json`),
+/// so that it goes wherever the output goes and a build into a temporary folder leaves the
+/// catalog's folder untouched.
+fn record_path(out: &Path) -> PathBuf {
+    write::manifests_dir(out).join("last-build.json")
+}
+
+/// The keys of the last build's cards and rows by the key of each skill's facts
+/// ([`render::skill_page::ShownMemo`]), in the catalog's cache.
+const SHOWN_MEMO: &str = "shown.bin";
+
+/// The similar-skill ranking of the last build, with the key of what it read
+/// ([`relate::SimilarMemo`]), in the catalog's cache.
+const SIMILAR_MEMO: &str = "similar.msgpack";
+
+/// Each source's folder listings as last walked (`discover::Listings`), in the catalog's cache:
+/// named by the repository, and holding the folder it was walked from.
+fn listings_memo(repo: &str) -> String {
+    format!("folders/{repo}.msgpack")
+}
+
+/// The SKILL.md texts of a catalog's skills, in catalog order: in memory when just read, else
+/// read from the skill's cache pack when a page asks (a build that renders a few pages needs
+/// only theirs).
+struct Texts<'a> {
+    catalog: &'a Catalog,
+    texts: &'a [SkillText],
+}
+
+impl render::SkillTexts for Texts<'_> {
+    /// The text, or, when its pack was replaced since it was loaded (another build of the same
+    /// catalog saved it meanwhile), the skill file itself if it still holds the same text.
+    fn text(&self, index: usize) -> Result<std::borrow::Cow<'_, str>> {
+        let skill = &self.catalog.skills[index];
+        self.texts[index].read().or_else(|err| {
+            let again = std::fs::read(skill.dir.skill_file_path()).ok().map(|bytes| parse::decode(&bytes).0);
+            match again {
+                Some(text) if relate::text_hash(&text) == skill.text_hash => Ok(std::borrow::Cow::Owned(text)),
+                _ => Err(err),
+            }
+        })
+    }
+}
+
+/// A discovered file by its path and what its metadata says: size, modification and
+/// status-change times, inode, and whether it is a link.
+fn hash_skill_file(hasher: &mut Hasher, file: &discover::SkillFile) {
+    hasher
+        .text(&file.path)
+        .number(file.size)
+        .number(file.modified)
+        .number(file.inode)
+        .number(file.changed)
+        .number(u64::from(file.is_symlink));
+}
+
+/// Everything a build reads, as sizes and modification times (see [`incr::fingerprint`]).
 fn input_fingerprint(options: &BuildOptions, root: &Path, config: &Config, found: &Found) -> String {
     let out = match &options.out {
         Some(out) => std::path::absolute(out).unwrap_or_else(|_| out.clone()),
         None => root.join("public"),
     };
-    let mut print = cache::Fingerprint::new();
+    let mut print = incr::with_program();
     print.text(&format!("{config:?}")).text(&out.to_string_lossy()).number(u64::from(options.minify));
     for folder in ["catalog.toml", "templates", "static", "data"] {
         print.tree(&root.join(folder));
     }
     // Each source on its own, in parallel: 170,000 files at 60,000 skills.
-    let sources: Vec<crate::write::Hash> = found
+    let sources: Vec<Hash> = found
         .sources
         .par_iter()
         .map(|source| {
-            let mut print = cache::Fingerprint::blank();
+            let mut print = Hasher::new();
             print.text(&source.repo.full()).text(&source.root.to_string_lossy());
             if let Some(git) = found.git_at.get(&source.repo) {
                 print.text(&git.commit.to_string());
@@ -237,7 +303,7 @@ fn input_fingerprint(options: &BuildOptions, root: &Path, config: &Config, found
             for skill in &source.skills {
                 print.text(&skill.rel_dir).text(&skill.skill_file);
                 for file in &skill.files {
-                    print.skill_file(file);
+                    hash_skill_file(&mut print, file);
                 }
             }
             print.hash()
@@ -266,7 +332,7 @@ pub fn load_catalog_with(root: &Path, config: Config, mode: sources::Mode) -> Ca
 fn load_catalog_reporting(root: &Path, config: Config, mode: sources::Mode, progress: &Progress) -> Catalog {
     let root = catalog_root(root);
     let found = discover_catalog(&root, &config, mode, None);
-    assemble_catalog(&root, config, found, progress, None).0
+    assemble_catalog(&root, config, found, progress, None).0.catalog
 }
 
 /// What discovery found: every source's skill folders and files, before any is read; and, for
@@ -292,11 +358,15 @@ fn discover_catalog(root: &Path, config: &Config, mode: sources::Mode, session: 
             Some(KeptRepo { source, part, .. }) => (source, Vec::new(), Some(part)),
             None => {
                 let repo = source.repo.full();
-                let earlier = cache::load_listings(root, &repo, &source.dir);
-                let walk = discover::Walk { earlier, settled_before: settled_before() };
+                // Listings saved for another folder are no listings of this one.
+                let earlier = incr::store::load_memo::<(PathBuf, discover::Listings)>(root, &listings_memo(&repo))
+                    .filter(|(dir, _)| *dir == source.dir)
+                    .map(|(_, listings)| listings)
+                    .unwrap_or_default();
+                let walk = discover::Walk { earlier, settled_before: incr::settled_before() };
                 let walked = discover::walk_source(source.repo.clone(), &source.dir, walk);
                 if walked.listings_changed {
-                    cache::save_listings(root, &repo, &source.dir, walked.listings);
+                    incr::store::save_memo(root, &listings_memo(&repo), (&source.dir, walked.listings));
                 }
                 (walked.source, walked.diagnostics, None)
             }
@@ -322,6 +392,8 @@ fn discover_catalog(root: &Path, config: &Config, mode: sources::Mode, session: 
 struct RepoPart {
     repo: Repo,
     skills: Vec<Skill>,
+    /// The skills' SKILL.md texts, in the same order.
+    texts: Vec<SkillText>,
     diagnostics: Vec<Diagnostic>,
     /// The commit its files and dates were read at, for a git source.
     commit: Option<gix::ObjectId>,
@@ -378,13 +450,14 @@ impl Session {
     }
 
     /// Keeps the catalog just rendered, split back into its repositories.
-    fn keep(&mut self, catalog: Catalog, sources: Vec<DiscoveredSource>, kept: KeptFacts) {
+    fn keep(&mut self, catalog: Catalog, texts: Vec<SkillText>, sources: Vec<DiscoveredSource>, kept: KeptFacts) {
         let KeptFacts { mut diagnostics, commits } = kept;
         let Catalog { config, repos, skills, diagnostics: joined, relations } = catalog;
         let relate::Relations { topics, similar, similar_key } = relations;
         self.similar = Some(relate::SimilarMemo { key: similar_key, similar });
         crate::drop_later((config, joined, topics));
         let mut skills = skills.into_iter();
+        let mut texts = texts.into_iter();
         self.repos = repos
             .into_iter()
             .zip(sources)
@@ -392,7 +465,8 @@ impl Session {
             .zip(commits)
             .map(|(((repo, source), diagnostics), commit)| {
                 let skills = skills.by_ref().take(repo.skills.len()).collect();
-                let kept = KeptRepo { source, part: RepoPart { repo, skills, diagnostics, commit } };
+                let texts = texts.by_ref().take(repo.skills.len()).collect();
+                let kept = KeptRepo { source, part: RepoPart { repo, skills, texts, diagnostics, commit } };
                 (kept.part.repo.id.clone(), kept)
             })
             .collect();
@@ -420,14 +494,14 @@ fn assemble_catalog(
     found: Found,
     progress: &Progress,
     session: Option<&mut Session>,
-) -> (Catalog, Reads, Vec<DiscoveredSource>, KeptFacts) {
+) -> (Assembled, Reads, Vec<DiscoveredSource>, KeptFacts) {
     let Found { sources, kept, git_at, mut diagnostics } = found;
     let (repo_data, data_diag) = repo_data::load(root);
     diagnostics.extend(data_diag);
     let mut taxonomy_diag = Vec::new();
     let taxonomy = load_taxonomy(root, &mut taxonomy_diag);
     // Skills are classified as they are read, so the taxonomy is part of every skill's key.
-    let taxonomy_id = crate::write::hex(&crate::write::hash_bytes(format!("{taxonomy:?}").as_bytes()));
+    let taxonomy_id = crate::hash::hex(&crate::hash::hash_bytes(format!("{taxonomy:?}").as_bytes()));
     let reading = Reading { suppress: &config.suppress, taxonomy: &taxonomy, taxonomy_id: &taxonomy_id };
     let reading_now = reading_id(&config, &taxonomy_id);
     let keeping = session.is_some();
@@ -461,7 +535,7 @@ fn assemble_catalog(
         diagnostics: if keeping { parts.iter().map(|p| p.diagnostics.clone()).collect() } else { Vec::new() },
         commits: parts.iter().map(|p| p.commit).collect(),
     };
-    let (mut repos, mut skills) = join_repos(parts, &repo_data, &mut diagnostics, skill_folders);
+    let (mut repos, mut skills, texts) = join_repos(parts, &repo_data, &mut diagnostics, skill_folders);
     for repo in &mut repos {
         repo.hosted = !config.without_repository;
     }
@@ -482,14 +556,32 @@ fn assemble_catalog(
     let mut diagnostics: Vec<Diagnostic> = diagnostics.into_iter().map(|d| d.relative_to(root)).collect();
     diagnostics.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));
     diagnostics.extend(taxonomy_diag);
-    let earlier = earlier.or_else(|| cache::load_similar(root));
+    let earlier = earlier.or_else(|| incr::store::load_memo::<relate::SimilarMemo>(root, SIMILAR_MEMO));
     let unchanged = earlier.as_ref().map(|memo| memo.key.clone());
-    let relations = relate::relate(&skills, earlier);
+    let facts: Vec<relate::SkillFacts> = skills
+        .iter()
+        .map(|s| relate::SkillFacts {
+            topics: &s.topics,
+            name: &s.name,
+            description: &s.description,
+            digest: &s.analysis.digest,
+            text_hash: s.text_hash,
+            similar_digest: s.similar_digest,
+        })
+        .collect();
+    let relations = relate::relate(&facts, earlier);
+    drop(facts);
     if unchanged.as_deref() != Some(relations.similar_key.as_str()) {
         let memo = relate::SimilarMemo { key: relations.similar_key.clone(), similar: relations.similar.clone() };
-        cache::save_similar(root, memo);
+        incr::store::save_memo(root, SIMILAR_MEMO, memo);
     }
-    (Catalog { config, repos, skills, diagnostics, relations }, reads, sources, kept)
+    (Assembled { catalog: Catalog { config, repos, skills, diagnostics, relations }, texts }, reads, sources, kept)
+}
+
+/// A catalog, with its skills' SKILL.md texts in the same order.
+struct Assembled {
+    catalog: Catalog,
+    texts: Vec<SkillText>,
 }
 
 /// The repositories, joined into one catalog's: skills numbered across the catalog, stars from
@@ -499,10 +591,11 @@ fn join_repos(
     repo_data: &repo_data::RepoData,
     diagnostics: &mut Vec<Diagnostic>,
     skill_folders: usize,
-) -> (Vec<Repo>, Vec<Skill>) {
+) -> (Vec<Repo>, Vec<Skill>, Vec<SkillText>) {
     let mut repos = Vec::with_capacity(parts.len());
     let mut skills: Vec<Skill> = Vec::with_capacity(skill_folders);
-    for RepoPart { mut repo, skills: repo_skills, diagnostics: repo_diagnostics, .. } in parts {
+    let mut texts: Vec<SkillText> = Vec::with_capacity(skill_folders);
+    for RepoPart { mut repo, skills: repo_skills, texts: repo_texts, diagnostics: repo_diagnostics, .. } in parts {
         let repo_index = repos.len();
         repo.skills = (skills.len()..skills.len() + repo_skills.len()).collect();
         repo.facts.stars = repo_data.get(&repo.id.full()).and_then(|figures| figures.stars);
@@ -510,10 +603,11 @@ fn join_repos(
             skill.repo = repo_index;
             skill
         }));
+        texts.extend(repo_texts);
         diagnostics.extend(repo_diagnostics);
         repos.push(repo);
     }
-    (repos, skills)
+    (repos, skills, texts)
 }
 
 /// One repository, read: its history, its skills (from its cache pack or read again), their
@@ -536,12 +630,13 @@ fn build_repo(
     });
     let RepoLoad { license, loaded, reads } = load_repo(root, source, reading, read);
     let mut skills: Vec<Skill> = Vec::with_capacity(loaded.len());
+    let mut texts: Vec<SkillText> = Vec::with_capacity(loaded.len());
     // Page address -> the skill (in `skills`) that has it.
     let mut used_slugs: crate::FastMap<String, usize> = crate::FastMap::default();
     for (entry, dir) in loaded.into_iter().zip(&source.skills) {
-        let text = entry.text.unwrap_or(cache::SkillText::InMemory(String::new()));
+        let text = entry.text.unwrap_or(SkillText::InMemory(String::new()));
         let (mut skill, skill_diagnostics) = match entry.value {
-            Ok(loaded) => loaded.into_skill(entry.key, text, dir, &source.repo),
+            Ok(loaded) => loaded.into_skill(entry.key, dir, &source.repo),
             Err(diag) => {
                 diagnostics.push(diag);
                 continue;
@@ -575,6 +670,7 @@ fn build_repo(
         }
         used_slugs.insert(skill.slug.clone(), skills.len());
         skills.push(skill);
+        texts.push(text);
     }
     let repo = Repo {
         id: source.repo.clone(),
@@ -589,7 +685,7 @@ fn build_repo(
         },
         hosted: true,
     };
-    (RepoPart { repo, skills, diagnostics, commit: git.map(|g| g.commit) }, reads)
+    (RepoPart { repo, skills, texts, diagnostics, commit: git.map(|g| g.commit) }, reads)
 }
 
 /// The catalog's own `data/taxonomy.toml` when it has one, else the embedded default.
@@ -614,7 +710,7 @@ fn load_taxonomy(root: &Path, diagnostics: &mut Vec<Diagnostic>) -> Taxonomy {
 struct RepoLoad {
     license: analyze::license::License,
     /// Per skill folder, in discovery order.
-    loaded: Vec<cache::PackEntry<Loaded>>,
+    loaded: Vec<incr::PackEntry<Loaded>>,
     reads: Reads,
 }
 
@@ -650,8 +746,8 @@ fn load_repo(
         repo_license_text.as_ref().map(|(name, text)| LicenseText { file: name.clone(), text }),
     );
     let context = skill_context(source, repo_license_text.as_ref(), reading);
-    let mut pack = cache::SkillPack::<Loaded>::load(root, &source.repo.full());
-    let settled_before = settled_before();
+    let mut pack = incr::SkillPack::<Loaded>::load(root, &source.repo.full());
+    let settled_before = incr::settled_before();
     // Per folder: its key, from its stat signature when that is unchanged, else from its bytes
     // (which are kept for reading it, if it must be read); and the signature to keep, when its
     // files have settled.
@@ -674,7 +770,7 @@ fn load_repo(
     // A folder hashed again whose signature can now be kept makes the pack worth saving.
     let newly_settled = keys.iter().any(|(_, stat, bytes)| bytes.is_some() && stat.is_some());
     // A cache hit, or what to read the skill from.
-    type Lookup = Result<(Loaded, Option<cache::SkillText>), Option<discover::FolderBytes>>;
+    type Lookup = Result<(Loaded, Option<SkillText>), Option<discover::FolderBytes>>;
     let keyed: Vec<(String, Option<String>, Lookup)> = keys
         .into_iter()
         .map(|(key, stat, bytes)| {
@@ -684,22 +780,22 @@ fn load_repo(
         .collect();
     let skills_read = keyed.iter().filter(|(_, _, hit)| hit.is_err()).count();
     let stale = !pack.is_empty() || skills_read > 0 || newly_settled;
-    let mut loaded: Vec<cache::PackEntry<Loaded>> = keyed
+    let mut loaded: Vec<incr::PackEntry<Loaded>> = keyed
         .into_par_iter()
         .zip(source.skills.par_iter())
         .map(|((key, stat, hit), dir)| {
             let (value, text) = hit.unwrap_or_else(|bytes| {
                 match read_skill(source, dir, bytes.unwrap_or_default(), repo_license_text.as_ref(), reading) {
-                    Ok((loaded, text)) => (Ok(loaded), Some(cache::SkillText::InMemory(text))),
+                    Ok((loaded, text)) => (Ok(loaded), Some(SkillText::InMemory(text))),
                     Err(diagnostic) => (Err(diagnostic), None),
                 }
             });
             read.tick();
-            cache::PackEntry { key, stat, value, text }
+            incr::PackEntry { key, stat, value, text }
         })
         .collect();
     if stale {
-        cache::SkillPack::save(root, &source.repo.full(), &mut loaded);
+        incr::SkillPack::save(root, &source.repo.full(), &mut loaded);
     }
     RepoLoad { license, loaded, reads: Reads { skills_read, skills_hashed } }
 }
@@ -709,14 +805,14 @@ fn load_repo(
 /// an unchanged skill is not read, parsed, analyzed or scanned again.
 #[derive(serde::Serialize, serde::Deserialize)]
 struct LoadedSkill {
-    frontmatter: cache::Deferred<parse::Frontmatter>,
+    frontmatter: Deferred<parse::Frontmatter>,
     compatibility: Option<String>,
     /// Byte offset of the body in SKILL.md's text, which the pack keeps apart.
     body_start: usize,
     /// What reading it found to warn about.
     diagnostics: Vec<Diagnostic>,
     analysis: analyze::Analysis,
-    scan: cache::Deferred<crate::scan::ScanReport>,
+    scan: Deferred<crate::scan::ScanReport>,
     verdict: crate::scan::Verdict,
     topics: crate::relate::Topics,
     name: String,
@@ -724,19 +820,13 @@ struct LoadedSkill {
     reading: parse::Reading,
     content_hash: Option<[u8; 32]>,
     text_hash: u64,
-    similar_digest: crate::write::Hash,
+    similar_digest: Hash,
 }
 
 type Loaded = std::result::Result<LoadedSkill, Diagnostic>;
 
 impl LoadedSkill {
-    fn into_skill(
-        self,
-        key: String,
-        text: cache::SkillText,
-        dir: &discover::SkillDir,
-        repo: &RepoId,
-    ) -> (Skill, Vec<Diagnostic>) {
+    fn into_skill(self, key: String, dir: &discover::SkillDir, repo: &RepoId) -> (Skill, Vec<Diagnostic>) {
         // The repository's index is set when the repositories are joined (`join_repos`).
         let skill = Skill {
             key,
@@ -745,7 +835,6 @@ impl LoadedSkill {
             dir: dir.clone(),
             frontmatter: self.frontmatter,
             compatibility: self.compatibility,
-            text,
             body_start: self.body_start,
             analysis: self.analysis,
             scan: self.scan,
@@ -764,12 +853,8 @@ impl LoadedSkill {
 }
 
 /// What every skill of a repository is read with, hashed once per repository.
-fn skill_context(
-    source: &DiscoveredSource,
-    repo_license: Option<&(String, String)>,
-    reading: &Reading,
-) -> crate::write::Hash {
-    let mut context = cache::Fingerprint::new();
+fn skill_context(source: &DiscoveredSource, repo_license: Option<&(String, String)>, reading: &Reading) -> Hash {
+    let mut context = incr::with_program();
     context
         .text(&source.repo.full())
         .text(&source.root.to_string_lossy())
@@ -783,33 +868,21 @@ fn skill_context(
     context.hash()
 }
 
-/// How long a file must have been left alone before its stat signature stands for its bytes:
-/// longer than any file system's clock tick, so that a write just after a read changes the time.
-const SETTLE_NANOS: u64 = 2_000_000_000;
-
-/// The time (nanoseconds since 1970) before which a file or folder counts as settled.
-fn settled_before() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64)
-        .saturating_sub(SETTLE_NANOS)
-}
-
 /// A skill folder's stat signature: its context, and every file's path, size, modification
 /// and status-change times and inode. Unchanged, it stands for the folder's cache key.
-fn stat_signature(context: &crate::write::Hash, dir: &discover::SkillDir) -> String {
-    let mut stat = cache::Fingerprint::blank();
+fn stat_signature(context: &Hash, dir: &discover::SkillDir) -> String {
+    let mut stat = Hasher::new();
     stat.bytes(context).text("stat").text(&dir.dir.to_string_lossy()).text(&dir.skill_file);
     for file in &dir.files {
-        stat.skill_file(file);
+        hash_skill_file(&mut stat, file);
     }
     stat.finish()
 }
 
 /// The cache key of one skill folder: its context and every file's path and bytes (a link by
 /// where it points; links are never followed); and the small files' bytes, for reading it.
-fn skill_key(context: &crate::write::Hash, dir: &discover::SkillDir) -> (String, discover::FolderBytes) {
-    let mut key = cache::Fingerprint::blank();
+fn skill_key(context: &Hash, dir: &discover::SkillDir) -> (String, discover::FolderBytes) {
+    let mut key = Hasher::new();
     key.bytes(context).text(&dir.dir.to_string_lossy()).text(&dir.skill_file);
     let mut kept = discover::FolderBytes::default();
     let mut budget = discover::FolderBytes::BUDGET;
@@ -902,17 +975,17 @@ fn read_skill(
         crate::relate::similar_digest(&topics, &crate::relate::similar_text(&name, &description, &analysis.digest));
     // The outline served analysis and the scanner, whose results the pages read; neither the
     // cache nor the catalog keeps it (about a quarter of a skill's size in both). The text is
-    // kept apart from the rest (`cache::SkillText`).
+    // kept apart from the rest (`incr::SkillText`).
     let parse::ParsedSkill { frontmatter, text, body_start, diagnostics, reading: read_as, body_line: _, outline: _ } =
         parsed;
     let loaded = LoadedSkill {
         compatibility: frontmatter.compatibility.clone(),
-        frontmatter: cache::Deferred::new(frontmatter),
+        frontmatter: Deferred::new(frontmatter),
         body_start,
         diagnostics,
         analysis,
         verdict: scan.verdict(),
-        scan: cache::Deferred::new(scan),
+        scan: Deferred::new(scan),
         topics,
         name,
         description,

@@ -15,8 +15,8 @@ use anyhow::Context;
 
 use crate::config::{CONFIG_FILE, Config, SourceConfig};
 use crate::discover::SKILL_FILE_NAMES;
-use crate::model::slugify;
 use crate::ops::build::{BuildOptions, Session, build_in_session};
+use crate::slug::slugify;
 
 /// Paths under this prefix belong to the server, not the site.
 const SERVER_PREFIX: &str = "/__catalog/";

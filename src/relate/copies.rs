@@ -10,7 +10,7 @@ use std::io::Read;
 use std::path::Path;
 
 use crate::discover::SkillFile;
-use crate::model::Timestamp;
+use crate::time::Timestamp;
 
 /// Files larger than this are hashed by size and path only.
 const MAX_HASHED_BYTES: u64 = 16 * 1024 * 1024;

@@ -12,7 +12,6 @@ use std::hash::{Hash, Hasher};
 use rayon::prelude::*;
 
 use crate::analyze::digest::Digest;
-use crate::model::Skill;
 
 pub use similar::Match;
 pub use taxonomy::{Taxonomy, Topic, Topics};
@@ -39,13 +38,26 @@ pub struct SimilarMemo {
     pub similar: Vec<Vec<Match>>,
 }
 
+/// What relating reads of one skill.
+pub struct SkillFacts<'a> {
+    /// As the taxonomy classified the skill on its own.
+    pub topics: &'a Topics,
+    pub name: &'a str,
+    pub description: &'a str,
+    pub digest: &'a Digest,
+    /// SKILL.md's text hashed ([`text_hash`]): copies are never each other's similar skills.
+    pub text_hash: u64,
+    /// What the ranking reads of the skill, hashed ([`similar_digest`]).
+    pub similar_digest: crate::hash::Hash,
+}
+
 /// Topics (each skill's, as the taxonomy classified it when it was read, with names made one
 /// per id across the catalog) and the similar-skill ranking; the ranking is taken from
 /// `earlier` when what it reads is unchanged.
-pub fn relate(skills: &[Skill], earlier: Option<SimilarMemo>) -> Relations {
+pub fn relate(skills: &[SkillFacts], earlier: Option<SimilarMemo>) -> Relations {
     let mut topics: Vec<Topics> = skills.par_iter().map(|s| s.topics.clone()).collect();
     one_name_per_id(&mut topics);
-    let read: Vec<(crate::write::Hash, u64)> = skills.iter().map(|s| (s.similar_digest, s.text_hash)).collect();
+    let read: Vec<(crate::hash::Hash, u64)> = skills.iter().map(|s| (s.similar_digest, s.text_hash)).collect();
     let key = similar_key(&read, SIMILAR_PER_SKILL);
     let similar = match earlier {
         Some(memo) if memo.key == key && memo.similar.len() == skills.len() => memo.similar,
@@ -55,7 +67,7 @@ pub fn relate(skills: &[Skill], earlier: Option<SimilarMemo>) -> Relations {
                 .zip(&topics)
                 .map(|(skill, topics)| similar::SimilarInput {
                     topics,
-                    text: similar_text(&skill.name, &skill.description, &skill.analysis.digest),
+                    text: similar_text(skill.name, skill.description, skill.digest),
                     content_hash: skill.text_hash,
                 })
                 .collect();
@@ -79,8 +91,8 @@ pub fn similar_text<'a>(name: &str, description: &'a str, digest: &'a Digest) ->
 /// category ids (as the taxonomy gave them; the ranking reads ids, never names) and
 /// [`similar_text`]. Made when the skill is read and kept with it, so that a build checks the
 /// ranking's key without walking every skill's text.
-pub fn similar_digest(topics: &Topics, text: &[Cow<str>]) -> crate::write::Hash {
-    let mut hasher = crate::cache::Fingerprint::blank();
+pub fn similar_digest(topics: &Topics, text: &[Cow<str>]) -> crate::hash::Hash {
+    let mut hasher = crate::hash::Hasher::new();
     hasher.text("t").number(topics.tags.len() as u64);
     for tag in &topics.tags {
         hasher.text(tag);
@@ -101,10 +113,10 @@ pub fn similar_digest(topics: &Topics, text: &[Cow<str>]) -> crate::write::Hash 
 /// Everything [`similar::rank`] reads, in order: each skill's [`similar_digest`], and which
 /// skills are copies of each other (from their text hashes; the partition, not the hashes: an
 /// edit that leaves a skill unique leaves the ranking as it was).
-fn similar_key(skills: &[(crate::write::Hash, u64)], k: usize) -> String {
+fn similar_key(skills: &[(crate::hash::Hash, u64)], k: usize) -> String {
     // Each skill's copy class: the first skill with its content hash.
     let mut first_copy: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
-    let mut hasher = crate::cache::Fingerprint::blank();
+    let mut hasher = crate::hash::Hasher::new();
     hasher.number(skills.len() as u64).number(k as u64);
     for (i, (digest, text_hash)) in skills.iter().enumerate() {
         hasher.bytes(digest).number(*first_copy.entry(*text_hash).or_insert(i) as u64);
@@ -147,7 +159,7 @@ fn one_name_per_id(topics: &mut [Topics]) {
             for (at, tag) in skill.tags.iter().enumerate() {
                 let slug = *slug_of.entry(tag.as_str()).or_insert_with(|| {
                     let next = first_written.len();
-                    *numbers.entry(crate::model::slugify(tag)).or_insert_with(|| {
+                    *numbers.entry(crate::slug::slugify(tag)).or_insert_with(|| {
                         first_written.push(tag.as_str());
                         next
                     })
@@ -200,10 +212,10 @@ mod tests {
     fn the_ranking_key_follows_what_the_ranking_reads() {
         let tagged = Topics { tags: vec!["pdf".into()], ..Default::default() };
         let plain = Topics::default();
-        fn input(topics: &Topics, text: &str, text_hash: u64) -> (crate::write::Hash, u64) {
+        fn input(topics: &Topics, text: &str, text_hash: u64) -> (crate::hash::Hash, u64) {
             (similar_digest(topics, &[text.into()]), text_hash)
         }
-        let key = |skills: &[(crate::write::Hash, u64)]| similar_key(skills, SIMILAR_PER_SKILL);
+        let key = |skills: &[(crate::hash::Hash, u64)]| similar_key(skills, SIMILAR_PER_SKILL);
         let base = key(&[input(&tagged, "read pdf files", 1), input(&plain, "send mail", 2)]);
         assert_eq!(base, key(&[input(&tagged, "read pdf files", 1), input(&plain, "send mail", 2)]));
         // A body edit changes the content hash but leaves every skill unique: same key.

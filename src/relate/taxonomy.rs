@@ -5,8 +5,8 @@ use std::collections::{BTreeMap, HashSet};
 
 use serde::Deserialize;
 
-use crate::model::slugify;
 use crate::parse::frontmatter::value_text;
+use crate::slug::slugify;
 
 /// Tags kept per skill: frontmatter lists can be long and noisy.
 const MAX_TAGS: usize = 12;

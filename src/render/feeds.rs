@@ -4,9 +4,10 @@
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::cache::Fingerprint;
 use crate::error::Result;
-use crate::model::{Catalog, Timestamp};
+use crate::hash::{Hash, Hasher};
+use crate::model::Catalog;
+use crate::time::Timestamp;
 use crate::write::SiteWriter;
 
 use super::facets;
@@ -25,11 +26,18 @@ pub struct SitemapEntry {
 }
 
 /// `sitemap.xml` (an index of `sitemap-N.xml` files past `max_urls`) and `robots.txt`.
-pub fn write_sitemap(base_url: &str, entries: &[SitemapEntry], max_urls: usize, out: &SiteWriter) -> Result<()> {
+/// `program`: the identity of the running program, part of every key.
+pub fn write_sitemap(
+    base_url: &str,
+    entries: &[SitemapEntry],
+    max_urls: usize,
+    program: &Hash,
+    out: &SiteWriter,
+) -> Result<()> {
     // Its files are a group made from what they list: 117,000 lines at 60,000 skills, not
     // written out again when no page came or went and no date changed.
-    let mut key = Fingerprint::blank();
-    key.text("sitemap").bytes(&crate::cache::binary_identity()).text(base_url).number(max_urls as u64);
+    let mut key = Hasher::new();
+    key.text("sitemap").bytes(program).text(base_url).number(max_urls as u64);
     for entry in entries {
         key.text(&entry.dir).number(u64::from(entry.lastmod.is_some())).number(entry.lastmod.map_or(0, |t| t.0 as u64));
     }
@@ -229,14 +237,14 @@ fn skill_id(catalog: &Catalog, i: usize) -> String {
 /// every skill in brief. Whole records live only in the repositories' files: no file grows with
 /// the whole catalog's text (60,000 whole records would make one 100 MB document, past what
 /// GitHub Pages accepts), and an edit rewrites one repository's file.
-pub fn write_api(catalog: &Catalog, keys: &InputKeys, out: &SiteWriter) -> Result<()> {
+pub fn write_api(catalog: &Catalog, keys: &InputKeys, program: &Hash, out: &SiteWriter) -> Result<()> {
     catalog.repos.par_iter().try_for_each(|repo| {
         if repo.skills.is_empty() {
             return Ok(());
         }
         // What `api_skill` reads: each skill's facts and its similar skills' ids.
-        let mut key = Fingerprint::blank();
-        key.text("api repository").bytes(&crate::cache::binary_identity()).text(&catalog.config.base_url);
+        let mut key = Hasher::new();
+        key.text("api repository").bytes(program).text(&catalog.config.base_url);
         key.number(repo.left_out() as u64);
         for &i in &repo.skills {
             key.bytes(keys.skill(i));
@@ -258,8 +266,8 @@ pub fn write_api(catalog: &Catalog, keys: &InputKeys, out: &SiteWriter) -> Resul
         })
     })?;
     // What the index reads, so that a body edit keeps it.
-    let mut key = Fingerprint::blank();
-    key.text("api index").bytes(&crate::cache::binary_identity());
+    let mut key = Hasher::new();
+    key.text("api index").bytes(program);
     key.text(&catalog.config.base_url).text(&catalog.config.title).number(catalog.skills.len() as u64);
     let left_out: usize = catalog.repos.iter().map(|r| r.left_out()).sum();
     key.number(left_out as u64);
@@ -323,7 +331,7 @@ mod tests {
         let out = SiteWriter::begin(&tmp.path().join("site"), false).unwrap();
         let entries: Vec<SitemapEntry> =
             (0..5).map(|i| SitemapEntry { dir: format!("p{i}/"), lastmod: None }).collect();
-        write_sitemap("https://x.io/sub/", &entries, 2, &out).unwrap();
+        write_sitemap("https://x.io/sub/", &entries, 2, &[0; 16], &out).unwrap();
         let (site, _) = out.publish().unwrap();
         let index = std::fs::read_to_string(site.join("sitemap.xml")).unwrap();
         assert!(index.contains("<sitemapindex"));

@@ -21,9 +21,8 @@
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::cache::Fingerprint;
+use crate::hash::{Hash, Hasher};
 use crate::model::Catalog;
-use crate::write::Hash;
 
 use super::context::SiteCtx;
 use super::skill_page;
@@ -36,8 +35,8 @@ pub struct InputKeys {
 }
 
 /// A hasher named after what it keys, so that two kinds of key never collide.
-fn hasher(kind: &str) -> Fingerprint {
-    let mut hasher = Fingerprint::blank();
+fn hasher(kind: &str) -> Hasher {
+    let mut hasher = Hasher::new();
     hasher.text(kind);
     hasher
 }
@@ -100,7 +99,7 @@ pub fn shown_key(card: &super::context::Card, row: &super::context::CompareRow) 
     // than JSON: nothing to escape, and 60,000 cards are keyed on every build.
     let mut bytes = b"shown\0".to_vec();
     rmp_serde::encode::write(&mut bytes, &(card, row)).expect("cards serialise");
-    crate::write::hash_bytes(&bytes)
+    crate::hash::hash_bytes(&bytes)
 }
 
 impl InputKeys {

@@ -107,7 +107,7 @@ pub fn render(markdown: &str, links: &LinkBase) -> String {
             }
             Event::End(TagEnd::Heading(_)) => {
                 let text = heading_text.take().unwrap_or_default();
-                let id = unique_id(&format!("md-{}", crate::model::slugify(&text)), &mut used_ids);
+                let id = unique_id(&format!("md-{}", crate::slug::slugify(&text)), &mut used_ids);
                 if let Some(start) = open.take()
                     && let Event::Start(Tag::Heading { level, .. }) = events[start]
                 {
@@ -167,7 +167,7 @@ pub fn safe_url(url: &str, links: &LinkBase) -> Option<String> {
     }
     let url = url.trim();
     if let Some(anchor) = url.strip_prefix('#') {
-        return Some(format!("#md-{}", crate::model::slugify(anchor)));
+        return Some(format!("#md-{}", crate::slug::slugify(anchor)));
     }
     if url.starts_with("//") {
         return Some(format!("https:{url}"));

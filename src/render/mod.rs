@@ -22,6 +22,7 @@ use serde::Serialize;
 
 use crate::diag::Level;
 use crate::error::{Error, Result};
+use crate::hash::{Hash, hash_bytes, hash_parts};
 use crate::model::Catalog;
 use crate::progress::{Progress, Stage};
 use crate::write::SiteWriter;
@@ -52,22 +53,25 @@ const STATIC_FILES: &[(&str, &[u8])] = &[
 pub struct Renderer {
     tera: tera::Tera,
     /// Hash of the binary and every template: part of each page's render key.
-    identity: crate::write::Hash,
+    identity: Hash,
+    /// The running program's identity, which keys the files made without templates.
+    program: Hash,
     /// Static files to publish under `static/`: the embedded ones, replaced or joined by the
     /// catalog's own.
     static_files: Vec<(String, Vec<u8>)>,
 }
 
 impl Renderer {
-    /// The embedded templates and static files only.
-    pub fn new() -> Result<Renderer> {
-        Self::with_theme(None)
+    /// The embedded templates and static files only; `program` is the running program's
+    /// identity, part of every render key.
+    pub fn new(program: Hash) -> Result<Renderer> {
+        Self::with_theme(None, program)
     }
 
     /// Templates and static files, where `theme` (a catalog root) may override them file by
     /// file: `theme/templates/<name>.html` replaces the embedded template of that name, and
     /// every file in `theme/static/` is published, replacing an embedded one of the same name.
-    pub fn with_theme(theme: Option<&Path>) -> Result<Renderer> {
+    pub fn with_theme(theme: Option<&Path>, program: Hash) -> Result<Renderer> {
         let mut tera = tera::Tera::new();
         tera.autoescape_on(vec![".html"]);
         let mut templates: Vec<(String, String)> =
@@ -98,15 +102,15 @@ impl Renderer {
             }
         }
         let mut identity = blake3::Hasher::new();
-        identity.update(&crate::cache::binary_identity());
+        identity.update(&program);
         for (name, text) in &templates {
             identity.update(name.as_bytes()).update(&[0]).update(text.as_bytes()).update(&[0]);
         }
-        let identity = crate::write::hash_bytes(identity.finalize().as_bytes());
+        let identity = hash_bytes(identity.finalize().as_bytes());
         // All at once: templates use components defined in another template.
         tera.add_raw_templates(templates.iter().map(|(n, t)| (n.as_str(), t.as_str())))
             .map_err(|e| Error::Template { name: "templates".into(), message: error_chain(&e) })?;
-        Ok(Renderer { tera, identity, static_files })
+        Ok(Renderer { tera, identity, program, static_files })
     }
 
     pub fn render<T: Serialize>(&self, template: &str, data: &T) -> Result<String> {
@@ -128,7 +132,7 @@ impl Renderer {
         bytes.push(0);
         serde_json::to_writer(&mut bytes, data)
             .map_err(|e| Error::Template { name: template.into(), message: error_chain(&e) })?;
-        let key = crate::write::hash_bytes(&bytes);
+        let key = hash_bytes(&bytes);
         out.write_page(path, key, || self.render(template, data))
     }
 
@@ -140,10 +144,10 @@ impl Renderer {
         out: &SiteWriter,
         path: &str,
         template: &str,
-        inputs: crate::write::Hash,
+        inputs: Hash,
         build: impl FnOnce() -> Result<T>,
     ) -> Result<()> {
-        let key = crate::write::hash_parts(&[&self.identity[..], template.as_bytes(), &[0], &inputs[..]]);
+        let key = hash_parts(&[&self.identity[..], template.as_bytes(), &[0], &inputs[..]]);
         out.write_page(path, key, || self.render(template, &build()?))
     }
 }
@@ -165,6 +169,13 @@ pub struct RenderStats {
     pub pages: usize,
 }
 
+/// SKILL.md's text of each skill, by its index in the catalog, as it was read (BOM removed,
+/// line endings as written). The build hands it over; it may keep the texts elsewhere until a
+/// page asks for one.
+pub trait SkillTexts: Sync {
+    fn text(&self, index: usize) -> Result<std::borrow::Cow<'_, str>>;
+}
+
 /// Builds the shared part of a page's context from the page's folder.
 pub type SiteFn<'a> = dyn Fn(&str) -> SiteCtx + Sync + 'a;
 
@@ -177,6 +188,7 @@ pub fn render_site(
     out: &SiteWriter,
     progress: &Progress,
     shown_memo: &mut skill_page::ShownMemo,
+    texts: &dyn SkillTexts,
 ) -> Result<RenderStats> {
     let has_feed = catalog.skills.iter().any(|s| s.history.first_seen.is_some());
     let site = |page_dir: &str| SiteCtx {
@@ -228,12 +240,12 @@ pub fn render_site(
                 let first = &catalog.skills[first];
                 site.canonical = urls::absolute(&catalog.config.base_url, &first.url_path(&catalog.repos[first.repo]));
             }
-            Ok(SkillPage { site, skill: skill_page::skill_ctx(catalog, &topic_index, &shown, index)? })
+            Ok(SkillPage { site, skill: skill_page::skill_ctx(catalog, &topic_index, &shown, texts, index)? })
         })?;
         if skill.analysis.license.redistributable {
             // The text is a function of the skill's cache key: an unchanged one is not hashed again.
-            let key = crate::write::hash_parts(&[b"SKILL.md copy\0", skill.key.as_bytes()]);
-            out.write_page(&format!("{dir}SKILL.md"), key, || Ok(skill.text()?.into_owned()))?;
+            let key = hash_parts(&[b"SKILL.md copy\0", skill.key.as_bytes()]);
+            out.write_page(&format!("{dir}SKILL.md"), key, || Ok(texts.text(index)?.into_owned()))?;
         }
         rendered.tick();
         Ok(())
@@ -348,7 +360,7 @@ pub fn render_site(
             dirs.push("repos/".into());
             Ok(dirs)
         },
-        || search::write_index(catalog, &all, out),
+        || search::write_index(catalog, &all, &renderer.program, out),
     );
     add_pages(listed?);
     add_pages(repo_dirs);
@@ -364,7 +376,7 @@ pub fn render_site(
                 dir: s.url_path(&catalog.repos[s.repo]),
                 lastmod: s.history.last_changed,
             }));
-            feeds::write_sitemap(&catalog.config.base_url, &pages, feeds::SITEMAP_MAX_URLS, out)
+            feeds::write_sitemap(&catalog.config.base_url, &pages, feeds::SITEMAP_MAX_URLS, &renderer.program, out)
         },
         || -> Result<()> {
             let report = ReportPage {
@@ -390,8 +402,10 @@ pub fn render_site(
             let not_found =
                 PlainPage { site: SiteCtx { root: urls::absolute(&catalog.config.base_url, ""), ..site("404.html") } };
             renderer.page(out, "404.html", "404.html", &not_found)?;
-            let (feed, api) =
-                rayon::join(|| feeds::write_feed(catalog, out), || feeds::write_api(catalog, &input_keys, out));
+            let (feed, api) = rayon::join(
+                || feeds::write_feed(catalog, out),
+                || feeds::write_api(catalog, &input_keys, &renderer.program, out),
+            );
             feed.and(api)
         },
     );

@@ -16,8 +16,8 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::FastMap;
-use crate::cache::Fingerprint;
 use crate::error::Result;
+use crate::hash::{Hash, Hasher};
 use crate::model::Catalog;
 use crate::relate::taxonomy::words;
 use crate::write::SiteWriter;
@@ -122,7 +122,7 @@ fn entry_inputs(catalog: &Catalog, i: usize) -> EntryInputs<'_> {
 
 impl EntryInputs<'_> {
     /// Feeds every field to `key`.
-    fn hash_into(&self, key: &mut Fingerprint) {
+    fn hash_into(&self, key: &mut Hasher) {
         key.text(self.title).text(self.name).text(&self.repo.owner).text(&self.repo.name).text(self.slug);
         key.text(self.description).text(self.license).text(self.verdict);
         key.number(self.topics.tags.len() as u64);
@@ -161,11 +161,11 @@ fn facet_source(catalog: &Catalog, i: usize) -> FacetSource<'_> {
 
 /// The key of the whole index: every document's entry inputs and filter values' sources, in
 /// document order. A body edit leaves it as it was.
-fn index_key(catalog: &Catalog, order: &[usize]) -> crate::write::Hash {
-    let chunk_keys: Vec<crate::write::Hash> = order
+fn index_key(catalog: &Catalog, order: &[usize], program: &Hash) -> Hash {
+    let chunk_keys: Vec<Hash> = order
         .par_chunks(DOC_SHARD)
         .map(|docs| {
-            let mut key = Fingerprint::blank();
+            let mut key = Hasher::new();
             for &i in docs {
                 entry_inputs(catalog, i).hash_into(&mut key);
                 let source = facet_source(catalog, i);
@@ -175,8 +175,8 @@ fn index_key(catalog: &Catalog, order: &[usize]) -> crate::write::Hash {
             key.hash()
         })
         .collect();
-    let mut key = Fingerprint::blank();
-    key.text("search index").bytes(&crate::cache::binary_identity()).number(DOC_SHARD as u64);
+    let mut key = Hasher::new();
+    key.text("search index").bytes(program).number(DOC_SHARD as u64);
     key.number(order.len() as u64);
     for chunk_key in &chunk_keys {
         key.bytes(chunk_key);
@@ -210,7 +210,7 @@ fn facet_docs<'a>(catalog: &'a Catalog, order: &[usize]) -> BTreeMap<&'static st
             let name = crate::agents::AGENTS.agents.iter().find(|a| a.id == agent).map_or("", |a| a.name.as_str());
             out.entry("agent").or_default().entry((Cow::Borrowed(agent), name)).or_default().extend(&docs);
         }
-        let license_id = crate::model::slugify(&facets::license_id_of(source.spdx, source.no_licence));
+        let license_id = crate::slug::slugify(&facets::license_id_of(source.spdx, source.no_licence));
         out.entry("license").or_default().entry((Cow::Owned(license_id), source.license)).or_default().extend(&docs);
     }
     // Sources were visited in no particular order: each value's documents back in order.
@@ -256,8 +256,9 @@ fn entry(inputs: EntryInputs) -> Entry {
 
 /// Writes the index of the skills in `order` (title order), unless the published one was made
 /// from the same inputs; returns the filter values, which the search page offers.
-pub fn write_index(catalog: &Catalog, order: &[usize], out: &SiteWriter) -> Result<Facets> {
-    let (key, facet_docs) = rayon::join(|| index_key(catalog, order), || facet_docs(catalog, order));
+/// `program`: the identity of the running program, part of the index's key.
+pub fn write_index(catalog: &Catalog, order: &[usize], program: &Hash, out: &SiteWriter) -> Result<Facets> {
+    let (key, facet_docs) = rayon::join(|| index_key(catalog, order, program), || facet_docs(catalog, order));
     let mut meta = Meta { docs: order.len(), doc_shard: DOC_SHARD, facets: BTreeMap::new() };
     for (name, values) in &facet_docs {
         let mut list: Vec<FacetValue> = values

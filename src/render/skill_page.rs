@@ -6,11 +6,11 @@ use rayon::prelude::*;
 
 use crate::agents::{AGENTS, InstallVars};
 use crate::analyze::license::LicenseOrigin;
+use crate::hash::Hash;
 use crate::model::{Catalog, Repo, Skill};
 use crate::parse::Reading;
 use crate::parse::frontmatter::value_text;
 use crate::scan::{Finding, Verdict};
-use crate::write::Hash;
 
 use super::context::*;
 use super::keys;
@@ -29,6 +29,7 @@ pub fn skill_ctx(
     catalog: &Catalog,
     topic_index: &TopicIndex,
     shown: &Shown,
+    texts: &dyn super::SkillTexts,
     index: usize,
 ) -> crate::error::Result<SkillCtx> {
     let skill = &catalog.skills[index];
@@ -137,7 +138,10 @@ pub fn skill_ctx(
         republished: license.redistributable,
         withheld_reason: withheld_reason(license),
         html: if license.redistributable {
-            markdown::render(&skill.body()?, &LinkBase { blob_dir })
+            {
+                let text = texts.text(index)?;
+                markdown::render(text.get(skill.body_start..).unwrap_or_default(), &LinkBase { blob_dir })
+            }
         } else {
             String::new()
         },

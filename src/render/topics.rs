@@ -4,8 +4,9 @@
 use std::collections::BTreeMap;
 
 use crate::FastMap;
-use crate::model::{Catalog, slugify};
+use crate::model::Catalog;
 use crate::relate::Topic;
+use crate::slug::slugify;
 
 /// A tag gets its own page only when this many skills share it; rarer tags are shown unlinked.
 pub const MIN_SKILLS_PER_TAG_PAGE: usize = 2;

@@ -17,7 +17,7 @@ use gix::bstr::{BString, ByteSlice};
 use gix::diff::tree::recorder::Change;
 use gix::objs::FindExt;
 
-use crate::model::Timestamp;
+use crate::time::Timestamp;
 
 pub type GitError = Box<dyn std::error::Error + Send + Sync>;
 
