@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use catalog::discover::{RepoId, discover_source};
-use catalog::ops::check::read_skill_files;
+use catalog::ops::skill_files::read_skill_files;
 use catalog::scan::report::{CheckedSkill, summary};
 use catalog::scan::{ScanFile, SkillInput, Verdict, scan_skill};
 

@@ -15,6 +15,7 @@ use crate::hash::{Hash, Hasher};
 use crate::incr::{self, FileHash, SkillText};
 use crate::lazy::Deferred;
 use crate::model::{Catalog, Repo, RepoFacts, Skill, SkillHistory};
+use crate::ops::skill_files;
 use crate::parse;
 use crate::progress::{Progress, Stage};
 use crate::relate::{self, Taxonomy, copies};
@@ -739,7 +740,7 @@ fn load_repo(
     read: &crate::progress::Counter<'_>,
 ) -> RepoLoad {
     let repo_license_text =
-        source.license_file.as_ref().and_then(|(name, path)| read_text(path).map(|t| (name.clone(), t)));
+        source.license_file.as_ref().and_then(|(name, path)| skill_files::read_text(path).map(|t| (name.clone(), t)));
     let license = analyze::license::license(
         None,
         None,
@@ -917,13 +918,13 @@ fn read_skill(
     // Kept bytes are under FolderBytes::MAX_FILE; the parser holds SKILL.md to its own limit.
     let bytes = match read.take(&dir.skill_file) {
         Some(bytes) => bytes,
-        None => read_skill_md(&path)?,
+        None => skill_files::read_skill_md(&path)?,
     };
     let parsed = parse::parse_skill(&path, &bytes)?;
     let folder_name = dir.folder_name(&source.repo).to_string();
     let skill_license = discover::skill_license_file(dir).and_then(|f| {
         let rel = if dir.rel_dir.is_empty() { f.path.clone() } else { format!("{}/{}", dir.rel_dir, f.path) };
-        read_text(&dir.dir.join(&f.path)).map(|text| (rel, text))
+        skill_files::read_text(&dir.dir.join(&f.path)).map(|text| (rel, text))
     });
     let analysis = analyze::analyze(
         &parsed,
@@ -936,7 +937,7 @@ fn read_skill(
     );
     // The scanner reads SKILL.md too, as read.
     read.insert(&dir.skill_file, bytes);
-    let files = crate::ops::check::read_skill_files(dir, &mut read);
+    let files = skill_files::read_skill_files(dir, &mut read);
     let mut scan = crate::scan::scan_skill(&crate::scan::SkillInput {
         folder_name: &folder_name,
         skill_file: &dir.skill_file,
@@ -995,53 +996,4 @@ fn read_skill(
         similar_digest,
     };
     Ok((loaded, text))
-}
-
-/// Reads a SKILL.md, never more of it than the parser accepts: a larger one is left out by its
-/// size, not read into memory first.
-pub(crate) fn read_skill_md(path: &Path) -> std::result::Result<Vec<u8>, Diagnostic> {
-    use std::io::Read;
-    let cannot = |e: std::io::Error| Diagnostic::error(path, None, format!("cannot be read: {e}"));
-    let file = std::fs::File::open(path).map_err(cannot)?;
-    let size = file.metadata().map_err(cannot)?.len();
-    let limit = parse::MAX_SKILL_MD_BYTES as u64;
-    if size > limit {
-        return Err(parse::too_large(path, size));
-    }
-    // The file may have grown since its size was read.
-    let mut bytes = Vec::with_capacity(size as usize);
-    file.take(limit + 1).read_to_end(&mut bytes).map_err(cannot)?;
-    if bytes.len() as u64 > limit {
-        return Err(parse::too_large(path, bytes.len() as u64));
-    }
-    Ok(bytes)
-}
-
-/// Licence files are small; a large or unreadable one is treated as absent.
-fn read_text(path: &Path) -> Option<String> {
-    const MAX_LICENSE_BYTES: u64 = 256 * 1024;
-    let meta = std::fs::metadata(path).ok()?;
-    if meta.len() > MAX_LICENSE_BYTES {
-        return None;
-    }
-    std::fs::read(path).ok().map(|bytes| parse::decode(&bytes).0)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_huge_skill_md_is_left_out_by_its_size_without_being_read() {
-        let tmp = tempfile::tempdir().unwrap();
-        let path = tmp.path().join("SKILL.md");
-        // Sparse: a terabyte that takes no disk, and would take hours and all memory to read.
-        std::fs::File::create(&path).unwrap().set_len(1 << 40).unwrap();
-        let started = Instant::now();
-        let err = read_skill_md(&path).unwrap_err();
-        assert!(started.elapsed() < Duration::from_secs(5));
-        assert!(err.message.starts_with(&format!("is {} bytes, over the limit", 1u64 << 40)), "{}", err.message);
-        std::fs::write(&path, "---\nname: a\n---\n").unwrap();
-        assert_eq!(read_skill_md(&path).unwrap(), b"---\nname: a\n---\n");
-    }
 }

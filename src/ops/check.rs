@@ -10,94 +10,13 @@ use serde_json::{Value, json};
 use crate::diag::{Diagnostic, Level};
 use crate::discover::{self, RepoId, SkillDir};
 use crate::error::{Error, Result};
+use crate::ops::skill_files;
 use crate::scan::report::CheckedSkill;
 use crate::scan::suppress::{self, Suppression};
-use crate::scan::{self, FileContent, MAX_SCAN_FILE_BYTES, MAX_SCAN_FILES, ScanFile, Severity, SkillInput, SkipReason};
+use crate::scan::{self, Severity, SkillInput};
 
 /// The name of the per-folder suppression file `check` reads.
 pub const IGNORE_FILE: &str = ".catalogignore";
-
-/// File name endings that are never text: not even opened.
-const BINARY_EXTS: &[&str] = &[
-    "png",
-    "jpg",
-    "jpeg",
-    "gif",
-    "webp",
-    "ico",
-    "bmp",
-    "tif",
-    "tiff",
-    "psd",
-    "pdf",
-    "zip",
-    "gz",
-    "tgz",
-    "bz2",
-    "xz",
-    "zst",
-    "7z",
-    "rar",
-    "jar",
-    "war",
-    "class",
-    "so",
-    "dylib",
-    "dll",
-    "exe",
-    "bin",
-    "o",
-    "a",
-    "lib",
-    "woff",
-    "woff2",
-    "ttf",
-    "otf",
-    "eot",
-    "mp3",
-    "mp4",
-    "m4a",
-    "wav",
-    "ogg",
-    "flac",
-    "mov",
-    "avi",
-    "webm",
-    "mkv",
-    "pyc",
-    "wasm",
-    "db",
-    "sqlite",
-    "sqlite3",
-    "parquet",
-    "xlsx",
-    "docx",
-    "pptx",
-    "xls",
-    "doc",
-    "ppt",
-    "odt",
-    "ods",
-    "key",
-    "numbers",
-    "pages",
-    "sketch",
-    "fig",
-    "heic",
-    "avif",
-    "icns",
-    "dmg",
-    "pkg",
-    "deb",
-    "rpm",
-    "npy",
-    "npz",
-    "pkl",
-    "pt",
-    "onnx",
-    "safetensors",
-    "h5",
-];
 
 #[derive(Debug, Clone, Default)]
 pub struct CheckOptions {
@@ -105,42 +24,6 @@ pub struct CheckOptions {
     pub paths: Vec<PathBuf>,
     /// Leave `.catalogignore` files unread.
     pub no_ignore: bool,
-}
-
-/// Reads the files of one skill folder for the scanner, taking those already `read`.
-pub fn read_skill_files(dir: &SkillDir, read: &mut crate::discover::FolderBytes) -> Vec<ScanFile> {
-    dir.files
-        .iter()
-        .enumerate()
-        .map(|(index, file)| {
-            // SKILL.md, when the caller read it, is scanned as read, whatever its size.
-            let given = if file.path == dir.skill_file { read.take(&file.path) } else { None };
-            let content = if let Some(bytes) = given {
-                FileContent::Bytes(bytes)
-            } else if file.is_symlink {
-                FileContent::Skipped(SkipReason::Symlink)
-            } else if index >= MAX_SCAN_FILES {
-                FileContent::Skipped(SkipReason::TooMany)
-            } else if file.size > MAX_SCAN_FILE_BYTES {
-                FileContent::Skipped(SkipReason::TooLarge { bytes: file.size })
-            } else if is_binary_name(&file.path) {
-                FileContent::Skipped(SkipReason::Binary)
-            } else if let Some(bytes) = read.take(&file.path) {
-                FileContent::Bytes(bytes)
-            } else {
-                match std::fs::read(dir.dir.join(&file.path)) {
-                    Ok(bytes) => FileContent::Bytes(bytes),
-                    Err(e) => FileContent::Skipped(SkipReason::Unreadable { error: e.to_string() }),
-                }
-            };
-            ScanFile { path: file.path.clone(), content }
-        })
-        .collect()
-}
-
-fn is_binary_name(path: &str) -> bool {
-    let lower = path.to_ascii_lowercase();
-    lower.rsplit_once('.').is_some_and(|(_, ext)| BINARY_EXTS.contains(&ext))
 }
 
 /// What to scan, found from one path given on the command line.
@@ -264,7 +147,7 @@ pub fn check(options: &CheckOptions) -> Result<Checked> {
     let checked: Vec<(CheckedSkill, Vec<Diagnostic>)> = targets
         .par_iter()
         .map(|target| {
-            let files = read_skill_files(&target.dir, &mut Default::default());
+            let files = skill_files::read_skill_files(&target.dir, &mut Default::default());
             let mut report = scan::scan_skill(&SkillInput {
                 folder_name: &target.folder_name,
                 skill_file: &target.dir.skill_file,
@@ -288,7 +171,7 @@ fn read_as_built(target: &Target) -> (Option<String>, Vec<Diagnostic>) {
         return (None, Vec::new());
     }
     let shown = Path::new(&target.display).join(&target.dir.skill_file);
-    let read = crate::ops::build::read_skill_md(&target.dir.skill_file_path())
+    let read = skill_files::read_skill_md(&target.dir.skill_file_path())
         .and_then(|bytes| crate::parse::parse_skill(&shown, &bytes));
     match read {
         Ok(parsed) => (parsed.frontmatter.name, parsed.diagnostics),

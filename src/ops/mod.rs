@@ -4,6 +4,7 @@ pub mod build;
 pub mod check;
 pub mod init;
 pub mod serve;
+pub mod skill_files;
 pub mod sources;
 pub mod stats;
 

@@ -9,7 +9,7 @@
 use gray_matter::engine::{Engine, YAML};
 use serde_json::{Map, Value};
 
-use super::frontmatter::{FrontmatterError, guard_events, pod_to_json};
+use super::guard::{FrontmatterError, guard_events, pod_to_json};
 
 /// What the lenient reading recovered: the top-level map and a note per recovery, with its
 /// 0-based line within the YAML.

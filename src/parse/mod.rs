@@ -3,6 +3,7 @@
 //! Pure: takes bytes, returns data or a diagnostic; never touches the file system.
 
 pub mod frontmatter;
+mod guard;
 mod lenient;
 pub mod markdown;
 

@@ -13,7 +13,7 @@
 //!   other field the same on every page, and a skill page's root and canonical address follow
 //!   from the base URL and the skill's facts (its slug, repository and canonical copy);
 //! - another skill shown on a page (a card, a row of the comparison table) is covered by what
-//!   is shown of it (`InputKeys::shown`): the card and the row themselves, hashed. An edit that
+//!   is shown of it (`skill_page::shown_key`): the card and the row themselves, hashed. An edit that
 //!   leaves them as they were (most body edits) re-renders no other page.
 //!
 //! `tests/incremental.rs` compares incremental builds with clean ones byte for byte.
@@ -93,18 +93,9 @@ pub fn skill_keys(catalog: &Catalog) -> Vec<Hash> {
         .collect()
 }
 
-/// The key of what other pages show of a skill: its card and comparison row, hashed.
-pub fn shown_key(card: &super::context::Card, row: &super::context::CompareRow) -> Hash {
-    // Links are from the site root: a page's own root is part of its key. MessagePack rather
-    // than JSON: nothing to escape, and 60,000 cards are keyed on every build.
-    let mut bytes = b"shown\0".to_vec();
-    rmp_serde::encode::write(&mut bytes, &(card, row)).expect("cards serialise");
-    crate::hash::hash_bytes(&bytes)
-}
-
 impl InputKeys {
     /// The keys of a build: each skill's own facts ([`skill_keys`]) and what other pages show
-    /// of it ([`shown_key`], as `skill_page::Shown::new` gives them).
+    /// of it ([`skill_page::shown_key`], as `skill_page::Shown::new` gives them).
     pub fn new(skills: Vec<Hash>, shown: Vec<Hash>) -> InputKeys {
         InputKeys { skills, shown }
     }

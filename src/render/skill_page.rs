@@ -13,7 +13,6 @@ use crate::parse::frontmatter::value_text;
 use crate::scan::{Finding, Verdict};
 
 use super::context::*;
-use super::keys;
 use super::markdown::{self, LinkBase};
 use super::topics::{TopicIndex, TopicKind};
 use super::urls::{about_words, compact_count, file_size, grouped, path_to_root};
@@ -246,7 +245,7 @@ pub fn more_from_repo(catalog: &Catalog, index: usize) -> impl Iterator<Item = u
 
 /// The topics skill `index`'s page links, in order (its tags, then its categories, then its
 /// products): each topic's kind, its name and the id of its page when it has one. The page's
-/// key hashes exactly these ([`keys::InputKeys::skill_page`]). A tag is named by itself, and
+/// key hashes exactly these (the render keys' `InputKeys::skill_page`). A tag is named by itself, and
 /// its page is its slug's ([`super::topics::tag_topic`]).
 pub fn linked_topics<'a>(
     catalog: &'a Catalog,
@@ -387,8 +386,8 @@ pub struct Shown<'a> {
     made: Vec<OnceLock<(Arc<Card>, Arc<CompareRow>)>>,
 }
 
-/// The [`keys::shown_key`] of each skill by the key of the skill facts its card and row were
-/// made from ([`keys::skill_keys`]), which covers everything they show. `serve` keeps the last
+/// The [`shown_key`] of each skill by the key of the skill facts its card and row were
+/// made from (the render keys' `skill_keys`), which covers everything they show. `serve` keeps the last
 /// build's and `build` saves it in the cache, so that a build makes only the changed skills'
 /// cards to key them.
 #[derive(Default)]
@@ -399,9 +398,9 @@ pub struct ShownMemo {
 }
 
 impl<'a> Shown<'a> {
-    /// Every skill's [`keys::shown_key`], from `memo` when it holds the skill's facts, else
+    /// Every skill's [`shown_key`], from `memo` when it holds the skill's facts, else
     /// from its card and row, made now (and kept for the pages that show them); `skill_keys`
-    /// are [`keys::skill_keys`]. Then `memo` holds this build's.
+    /// are the render keys' `skill_keys`. Then `memo` holds this build's.
     pub fn new(catalog: &'a Catalog, skill_keys: &[Hash], memo: &mut ShownMemo) -> (Shown<'a>, Vec<Hash>) {
         let shown = Shown { catalog, made: (0..catalog.skills.len()).map(|_| OnceLock::new()).collect() };
         let earlier = &memo.by_skill;
@@ -411,7 +410,7 @@ impl<'a> Shown<'a> {
                 Some(&key) => (key, false),
                 None => {
                     let (card, row) = shown.get(i);
-                    (keys::shown_key(&card, &row), true)
+                    (shown_key(&card, &row), true)
                 }
             })
             .collect();
@@ -443,6 +442,15 @@ impl<'a> Shown<'a> {
             .get_or_init(|| (Arc::new(card(self.catalog, index)), Arc::new(compare_row(self.catalog, index))))
             .clone()
     }
+}
+
+/// The key of what other pages show of a skill: its card and comparison row, hashed.
+pub fn shown_key(card: &Card, row: &CompareRow) -> Hash {
+    // Links are from the site root: a page's own root is part of its key. MessagePack rather
+    // than JSON: nothing to escape, and 60,000 cards are keyed on every build.
+    let mut bytes = b"shown\0".to_vec();
+    rmp_serde::encode::write(&mut bytes, &(card, row)).expect("cards serialise");
+    crate::hash::hash_bytes(&bytes)
 }
 
 /// A skill as a card, linked from the site root.
