@@ -11,7 +11,7 @@ use crate::slug::slugify;
 /// Tags kept per skill: frontmatter lists can be long and noisy.
 const MAX_TAGS: usize = 12;
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Taxonomy {
     #[serde(default = "default_min_hits")]
@@ -23,8 +23,8 @@ pub struct Taxonomy {
     keywords: Keywords,
 }
 
-/// The keyword set, left out of `Debug`: it is made from the topics, and a hash set's order
-/// changes from run to run, while the taxonomy's `Debug` text is part of every skill's cache key.
+/// The keyword set, left out of `Debug` and of the serialized taxonomy (which keys every skill):
+/// it is made from the topics, and a hash set's order changes from run to run.
 #[derive(Clone, Default)]
 struct Keywords(HashSet<String>);
 
@@ -38,7 +38,7 @@ fn default_min_hits() -> usize {
     2
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, serde::Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct TopicDef {
     pub id: String,

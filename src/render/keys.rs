@@ -51,10 +51,10 @@ pub fn skill_keys(catalog: &Catalog) -> Vec<Hash> {
             hasher("repo")
                 .text(&repo.id.full())
                 .text(&repo.root.to_string_lossy())
-                .text(&format!("{:?}", repo.license))
+                .bytes(&rmp_serde::to_vec(&repo.license).expect("a licence serialises"))
                 .number(repo.skill_folders as u64)
                 .number(repo.skills.len() as u64)
-                .text(&format!("{:?}", repo.facts))
+                .bytes(&rmp_serde::to_vec(&repo.facts).expect("repository facts serialise"))
                 .hash()
         })
         .collect();

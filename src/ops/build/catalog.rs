@@ -179,7 +179,8 @@ pub(super) fn assemble_catalog(
     let mut taxonomy_diag = Vec::new();
     let taxonomy = load_taxonomy(root, &mut taxonomy_diag);
     // Skills are classified as they are read, so the taxonomy is part of every skill's key.
-    let taxonomy_id = crate::hash::hex(&crate::hash::hash_bytes(format!("{taxonomy:?}").as_bytes()));
+    let taxonomy_id =
+        crate::hash::hex(&crate::hash::hash_bytes(&rmp_serde::to_vec(&taxonomy).expect("a taxonomy serialises")));
     let reading = Reading { suppress: &config.suppress, taxonomy: &taxonomy, taxonomy_id: &taxonomy_id };
     let reading_now = reading_id(&config, &taxonomy_id);
     let keeping = session.is_some();
