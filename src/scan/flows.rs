@@ -229,7 +229,12 @@ const TRIGGERS: &[(&str, Group)] = &[
     ("child_process", Group::Exec),
     ("execsync", Group::Exec),
     ("exec(", Group::Exec),
-    ("eval", Group::Exec),
+    // Not "eval" alone: "evaluate" is in most prose-heavy code.
+    ("eval(", Group::Exec),
+    ("eval \"", Group::Exec),
+    ("eval '", Group::Exec),
+    ("eval $", Group::Exec),
+    ("eval `", Group::Exec),
     ("function(", Group::Exec),
     ("b64decode", Group::Exec),
     ("atob(", Group::Exec),
