@@ -19,13 +19,13 @@ use super::{Sink, destinations};
 static LITERAL: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#""((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`([^`]*)`"#).expect("valid"));
 /// A credential store, in a path put together from a line's string literals.
-static CRED_SOURCE: LazyLock<Regex> = LazyLock::new(|| {
+pub(crate) static CRED_SOURCE: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r#"(\.ssh/(id_|\*|$)|\.ssh$|^\.ssh/?|\.aws/credentials|\.aws/?$|\.netrc|\.git-credentials|\.pgpass|\.kube/config|\.docker/config\.json|\.npmrc|\.pypirc|\.gnupg|/etc/shadow|login data|cookies\.sqlite|/cookies$|logins\.json|key4\.db|local state$|wallet\.dat|\.config/gh/hosts|\.claude/\.credentials|keychains?/|\.password-store|\.electrum|\.ethereum/keystore|exodus|metamask)"#,
     )
 });
 /// The whole environment, or a keychain, read in code.
-static SECRET_CALL: LazyLock<Regex> = LazyLock::new(|| {
+pub(crate) static SECRET_CALL: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r#"(\bdict\s*\(\s*os\.environ\s*\)|\bos\.environ\.(copy|items)\s*\(|\{\s*\*\*os\.environ|json\.dumps\s*\(\s*(dict\()?os\.environ|\bstr\s*\(\s*os\.environ\s*\)|json\.stringify\s*\(\s*process\.env\s*\)|object\.(entries|keys)\s*\(\s*process\.env\s*\)|\{\s*\.\.\.process\.env\s*\}|\bsecurity\s+(find|dump)-(generic|internet)-password|\bdump-keychain\b|\bget-childitem\s+env:|\[environment\]::getenvironmentvariables)"#,
     )
@@ -57,7 +57,7 @@ static WRITE: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 /// (rule, what, target pattern) for persistence targets, read in literals joined into a path.
-const TARGETS: &[(&str, &str, &str)] = &[
+pub(crate) const TARGETS: &[(&str, &str, &str)] = &[
     (
         "persistence-shell-rc",
         "a shell startup file",
@@ -75,7 +75,7 @@ const TARGETS: &[(&str, &str, &str)] = &[
         r"\.claude/(settings(\.local)?\.json|hooks|commands|agents)|\.claude\.json$|(^|/)claude\.md$|(^|/)agents\.md$|(^|/)gemini\.md$|\.cursor/(rules|mcp\.json)|\.cursorrules$|\.windsurfrules$|copilot-instructions\.md$|(^|/)\.?mcp\.json$|claude_desktop_config\.json$|\.codex/config\.toml$|\.gemini/settings\.json$",
     ),
 ];
-static TARGET_RES: LazyLock<Vec<Regex>> = LazyLock::new(|| TARGETS.iter().map(|(_, _, p)| re(p)).collect());
+pub(crate) static TARGET_RES: LazyLock<Vec<Regex>> = LazyLock::new(|| TARGETS.iter().map(|(_, _, p)| re(p)).collect());
 static SUPPLY: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r#"(\b(pip3?|uv\s+pip|python3?\s+-m\s+pip|pipx)\s+install\b[^\n;&|]*?(\s(--extra-index-url|--index-url|-i|--trusted-host|-f|--find-links)[\s=]\S+|\sgit\+\S+|\s(https?|ftp)://\S+)|\b(npm|pnpm|yarn|bun)\s+(install|i|add)\b[^\n;&|]*?\s(git\+\S+|github:\S+|(https?|ftp)://\S+|\S+\.tgz\b|--registry[\s=]\S+)|\bnpm\s+config\s+set\s+registry\b|\bcargo\s+install\b[^\n;&|]*\s--git\s|\bgem\s+install\b[^\n;&|]*\s--source\s)"#,
@@ -85,6 +85,10 @@ static HARDCODED: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r#"\b([a-z0-9_]*(password|passwd|pwd|secret|api_?key|apikey|access_?key|auth_?token|access_?token|private_?key|client_?secret|bot_?token)[a-z0-9_]*)["']?\s*[:=]\s*["']([^"'\s]{8,})["']"#,
     )
+});
+/// Programs that send what they are given over the network, in a command line.
+pub(crate) static SENDS_IN_SHELL: LazyLock<Regex> = LazyLock::new(|| {
+    re(r"\b(curl|wget|nc|ncat|netcat|socat|telnet|scp|rsync|sftp|ftp|invoke-webrequest|invoke-restmethod|iwr|irm)\b")
 });
 static BASE64_LITERAL: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"["'`]([A-Za-z0-9+/]{24,}={0,2})["'`]"#).expect("valid"));
@@ -104,7 +108,14 @@ pub fn check(sink: &mut Sink, regions: &[Region]) {
                 if found.has(Group::Shell) {
                     reverse_shells(sink, code, &lines);
                 }
-                if found.has(Group::Flow) {
+                // Parsed when a parser reads the language; the line reader follows the rest.
+                // Shell keeps its line reader too: the parser adds variables and strings run
+                // as code, the line reader's patterns cover what tree-sitter cannot parse.
+                let lang = (found.has(Group::Flow) || found.has(Group::Exec))
+                    .then(|| super::script::lang_of(sink.file, region, code))
+                    .flatten();
+                let parsed = lang.is_some_and(|lang| super::script::check(sink, region, lang));
+                if found.has(Group::Flow) && !(parsed && lang != Some(super::script::engine::Lang::Shell)) {
                     value_flows(sink, &lines);
                 }
                 if found.has(Group::Line) {
@@ -132,6 +143,8 @@ enum Group {
     Flow,
     Line,
     Encoded,
+    /// Code run from a string: worth parsing to read what the string holds.
+    Exec,
 }
 
 const TRIGGERS: &[(&str, Group)] = &[
@@ -209,6 +222,31 @@ const TRIGGERS: &[(&str, Group)] = &[
     ("mcp.json", Group::Flow),
     ("claude_desktop_config", Group::Flow),
     (".codex", Group::Flow),
+    // Code run from strings, and decoders.
+    ("system(", Group::Exec),
+    ("popen", Group::Exec),
+    ("subprocess", Group::Exec),
+    ("child_process", Group::Exec),
+    ("execsync", Group::Exec),
+    ("exec(", Group::Exec),
+    // Not "eval" alone: "evaluate" is in most prose-heavy code.
+    ("eval(", Group::Exec),
+    ("eval \"", Group::Exec),
+    ("eval '", Group::Exec),
+    ("eval $", Group::Exec),
+    ("eval `", Group::Exec),
+    ("function(", Group::Exec),
+    ("b64decode", Group::Exec),
+    ("atob(", Group::Exec),
+    ("fromhex", Group::Exec),
+    ("unhexlify", Group::Exec),
+    ("'base64'", Group::Exec),
+    ("\"base64\"", Group::Exec),
+    ("'hex'", Group::Exec),
+    ("\"hex\"", Group::Exec),
+    ("-c ", Group::Exec),
+    ("<<", Group::Exec),
+    ("sendall", Group::Exec),
     // Line rules.
     ("://", Group::Line),
     ("install", Group::Line),
@@ -234,12 +272,12 @@ static TRIGGER_SEARCH: LazyLock<aho_corasick::AhoCorasick> = LazyLock::new(|| {
 });
 
 struct Triggers {
-    groups: [bool; 4],
+    groups: [bool; 5],
 }
 
 impl Triggers {
     fn of(code: &str) -> Triggers {
-        let mut groups = [false; 4];
+        let mut groups = [false; 5];
         for m in TRIGGER_SEARCH.find_overlapping_iter(code) {
             groups[TRIGGERS[m.pattern().as_usize()].1 as usize] = true;
             if groups.iter().all(|g| *g) {

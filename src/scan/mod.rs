@@ -15,6 +15,7 @@ pub mod lines;
 pub mod report;
 pub mod rules;
 pub mod rules_behaviour;
+pub mod script;
 pub mod secrets;
 pub mod shell;
 pub mod spec;

@@ -6,7 +6,9 @@
 //! it reads what safety rules need, never fails, and keeps byte offsets so findings point at
 //! the right column. Written here rather than taken from a crate: `shell-words` splits words
 //! but knows no pipelines or substitutions, and `conch-parser` is unmaintained and rejects
-//! the partial, prompt-prefixed and PowerShell lines that skills are full of.
+//! the partial, prompt-prefixed and PowerShell lines that skills are full of. What needs a
+//! whole script's syntax (variables, heredocs, strings run by `sh -c`) is read by
+//! [`crate::scan::script::shell`] with tree-sitter-bash.
 
 /// Nesting deeper than this is read as plain text.
 const MAX_DEPTH: usize = 12;

@@ -1,0 +1,373 @@
+//! Findings from shell code: pipelines that run a download or decoded text, sends of
+//! credentials, destructive commands, persistence, history wiping, root.
+
+use std::sync::LazyLock;
+
+use crate::scan::rule_regex as re;
+use regex::Regex;
+
+use super::invocation::*;
+use super::{Flow, Mode};
+use crate::scan::Sink;
+use crate::scan::rules::Severity;
+use crate::scan::shell::{self, Command};
+
+pub(super) static RC_FILE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"((^|/)\.(bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|kshrc|cshrc|tcshrc)$|\.config/fish/config\.fish$|^/etc/(profile|bash\.bashrc|zshrc|zsh/zshrc|environment)$|^/etc/profile\.d/)",
+    )
+});
+pub(super) static AUTOSTART: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(library/launchagents/|library/launchdaemons/|^/etc/systemd/|\.config/systemd/|\.config/autostart/|^/etc/xdg/autostart/|^/etc/init\.d/|^/etc/rc\.local$)",
+    )
+});
+pub(super) static CRON_PATH: LazyLock<Regex> = LazyLock::new(|| re(r"^(/etc/cron|/var/spool/cron|/etc/crontab)"));
+pub(super) static HISTORY_FILE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(\.(bash|zsh|sh|python|node_repl|psql|mysql)_history$|\.zhistory$|^/var/log(/|$))"));
+pub(super) static DISK_DEVICE: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^/dev/(sd[a-z]|hd[a-z]|nvme\d|disk\d|rdisk\d|mmcblk\d|vd[a-z]|xvd[a-z]|mapper/|md\d)"));
+pub(super) static SYSTEM_DIR: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(/|/\*|~|~/|~/\*|\$home|\$\{home\}|\$home/|\$home/\*|\$\{home\}/|\$\{home\}/\*|/(bin|boot|dev|etc|home|lib|lib64|opt|root|sbin|sys|usr|var|system|users|library|applications)/?\*?|c:\\?|c:/|\$env:userprofile\\?|\$env:systemroot)$",
+    )
+});
+/// With the variable empty, `$VAR/`, `$VAR/*` or `$VAR/usr` start at `/` or a system folder;
+/// `$VAR/build/out` names a folder below `/` that is not the system's, so it is not reported.
+pub(super) fn empty_var_reaches_root(target: &str) -> bool {
+    let rest = EMPTY_VAR_PREFIX.replace(target, "/");
+    let rest = rest.trim_matches(['"', '\'']);
+    SYSTEM_DIR.is_match(rest) || SYSTEM_DIR.is_match(rest.trim_end_matches('/'))
+}
+
+/// `$VAR/...` or `${VAR}/...` whose variable may be empty (not HOME, not `${VAR:?}`).
+pub(super) static EMPTY_VAR_PREFIX: LazyLock<Regex> =
+    LazyLock::new(|| re(r"^\$(\{[a-z_][a-z0-9_]*\}|[a-z_][a-z0-9_]*)/"));
+
+pub(super) fn pipeline_rules(sink: &mut Sink, stages: &[Command], mode: Mode) {
+    let invs: Vec<Option<Invocation>> = stages.iter().map(invocation).collect();
+    let start = stages[0].start;
+    for (j, later) in invs.iter().enumerate() {
+        let Some(later) = later else { continue };
+        let end = stages[j].end;
+        if runs_stdin(later, mode) {
+            for earlier in invs[..j].iter().flatten() {
+                if is_downloader(earlier) && downloads_to_stdout(earlier) {
+                    let url = url_of(earlier.args).unwrap_or("(a URL in a variable)");
+                    report_download(
+                        sink,
+                        url,
+                        start,
+                        end,
+                        &format!("downloads {url} and pipes it into {}", later.name),
+                    );
+                    break;
+                }
+                if mode == Mode::Code && is_decoder(earlier) {
+                    sink.report(
+                        "obfuscated-exec",
+                        start,
+                        end,
+                        format!("decodes text with {} and pipes it into {}", earlier.name, later.name),
+                    );
+                    break;
+                }
+            }
+        }
+        if mode == Mode::Code && sends_stdin(later) {
+            for (i, earlier) in invs[..j].iter().enumerate() {
+                let Some(earlier) = earlier else { continue };
+                if env_dump(earlier) || reads_credentials(&stages[i], earlier) {
+                    sink.report(
+                        "exfiltration",
+                        start,
+                        end,
+                        format!("pipes {} into {}, which sends it over the network", earlier.name, later.name),
+                    );
+                    break;
+                }
+            }
+        }
+    }
+}
+
+pub(super) fn report_download(sink: &mut Sink, url: &str, start: usize, end: usize, message: &str) {
+    if is_installer(url) {
+        sink.report("remote-code-installer", start, end, format!("{message} (a well-known installer)"));
+    } else {
+        sink.report("remote-code-run", start, end, message.to_string());
+    }
+}
+
+/// Code handed to an interpreter through a substitution: `bash <(curl ...)`,
+/// `sh -c "$(curl ...)"`, `eval "$(echo ... | base64 -d)"`.
+pub(super) fn substitution_rules(sink: &mut Sink, command: &Command, inv: &Invocation) {
+    let name = inv.name.as_str();
+    for word in evaluated_words(inv) {
+        for sub in &word.subs {
+            if let Some(url) = script_downloads(&sub.script) {
+                report_download(
+                    sink,
+                    &url,
+                    command.start,
+                    command.end,
+                    &format!("runs the download of {url} with {name}"),
+                );
+            } else if script_decodes(&sub.script) {
+                sink.report("obfuscated-exec", command.start, command.end, format!("runs decoded text with {name}"));
+            }
+        }
+    }
+}
+
+pub(super) fn command_rules(sink: &mut Sink, command: &Command, flow: &mut Flow) {
+    let (start, end) = (command.start, command.end);
+    let Some(inv) = invocation(command) else {
+        redirect_rules(sink, command, None);
+        return;
+    };
+    let name = inv.name.as_str();
+    let args = inv.args;
+
+    substitution_rules(sink, command, &inv);
+
+    // Download, (chmod +x,) run.
+    if is_downloader(&inv) {
+        if let (Some(file), Some(url)) = (downloaded_file(&inv), url_of(args)) {
+            flow.downloaded.push((file, url.to_string()));
+        }
+    } else if !flow.downloaded.is_empty() {
+        let program_word = shell::program(command).map(|(i, _)| command.words[i].text.as_str()).unwrap_or("");
+        let script_arg = if SHELLS.contains(&name) || name.starts_with("python") || SCRIPT_INTERPRETERS.contains(&name)
+        {
+            args.iter().find(|w| !is_flag(w)).map(|w| w.text.as_str())
+        } else {
+            None
+        };
+        let ran = flow.downloaded.iter().find(|(file, _)| {
+            let base = file.rsplit('/').next().unwrap_or(file);
+            let runs_path = program_word.contains('/') && program_word.rsplit('/').next() == Some(base);
+            runs_path || script_arg.is_some_and(|s| s.rsplit('/').next() == Some(base))
+        });
+        if let Some((file, url)) = ran {
+            let message = format!("runs {file}, downloaded from {url} earlier in the same block");
+            let url = url.clone();
+            report_download(sink, &url, start, end, &message);
+        }
+    }
+
+    // Destructive deletes.
+    if matches!(name, "rm" | "remove-item" | "ri" | "del" | "rmdir" | "rd") {
+        let recursive = args.iter().any(|w| {
+            let t = w.text.as_str();
+            t == "--recursive"
+                || t.eq_ignore_ascii_case("-recurse")
+                || t == "-r"
+                || (t.starts_with('-') && !t.starts_with("--") && (t.contains('r') || t.contains('R')) && t.len() <= 5)
+        });
+        let no_preserve = has_flag(args, &["--no-preserve-root"]);
+        for target in args.iter().filter(|w| !is_flag(w)) {
+            let t = target.text.trim_end_matches('/');
+            let t = if t.is_empty() { "/" } else { t };
+            if recursive && (SYSTEM_DIR.is_match(t) || SYSTEM_DIR.is_match(&target.text)) {
+                sink.report("destructive-delete", start, end, format!("deletes {} recursively", target.text));
+            } else if recursive
+                && EMPTY_VAR_PREFIX.is_match(&target.text)
+                && empty_var_reaches_root(&target.text)
+                && !target.text.to_ascii_lowercase().starts_with("${home}")
+                && !target.text.to_ascii_lowercase().starts_with("$home")
+            {
+                sink.report_with(
+                    "destructive-delete",
+                    Severity::High,
+                    start,
+                    end,
+                    format!("deletes {} recursively; if the variable is empty or unset this starts at /", target.text),
+                );
+            }
+        }
+        if no_preserve {
+            sink.report("destructive-delete", start, end, "rm --no-preserve-root");
+        }
+    }
+    // Disks.
+    if name.starts_with("mkfs")
+        || name == "wipefs"
+        || (name == "diskutil" && args.iter().any(|w| w.text.eq_ignore_ascii_case("eraseDisk")))
+    {
+        sink.report("destructive-disk", start, end, format!("{name} erases a file system"));
+    }
+    if name == "dd"
+        && let Some(dev) = args.iter().find_map(|w| w.text.strip_prefix("of=")).filter(|d| DISK_DEVICE.is_match(d))
+    {
+        sink.report("destructive-disk", start, end, format!("dd writes to the device {dev}"));
+    }
+    if name == "shred" && args.iter().any(|w| DISK_DEVICE.is_match(&w.text)) {
+        sink.report("destructive-disk", start, end, "shred on a device");
+    }
+    // Permissions for everyone on system folders.
+    if matches!(name, "chmod" | "chown") && has_flag(args, &["-r", "-R", "--recursive"]) {
+        let wide = args.iter().any(|w| w.text.ends_with("777") || w.text.contains("a+rwx") || w.text.contains("o+w"));
+        if (wide || name == "chown")
+            && args
+                .iter()
+                .filter(|w| !is_flag(w))
+                .any(|w| SYSTEM_DIR.is_match(w.text.trim_end_matches('/')) || w.text == "/")
+        {
+            let what = if name == "chown" { "changes the owner of" } else { "makes world-writable" };
+            sink.report("world-writable", start, end, format!("{what} a system or home folder, recursively"));
+        }
+    }
+    // History and logs.
+    let positional: Vec<&str> = args.iter().filter(|w| !is_flag(w)).map(|w| w.text.as_str()).collect();
+    let history_wipe = (name == "history" && has_flag(args, &["-c", "-cw", "-wc"]))
+        || (name == "unset" && positional.contains(&"HISTFILE"))
+        || (matches!(name, "rm" | "shred" | "truncate" | "unlink")
+            && positional.iter().any(|p| HISTORY_FILE.is_match(p)))
+        || (name == "clear-history")
+        || (name == "journalctl"
+            && args.iter().any(|w| w.text.starts_with("--rotate") || w.text.starts_with("--vacuum-time=1s")));
+    let histfile_assign = command.words.iter().chain(args.iter()).any(|w| {
+        let t = w.text.as_str();
+        t == "HISTFILE=/dev/null" || t == "HISTSIZE=0" || t == "HISTFILESIZE=0" || t == "SAVEHIST=0"
+    });
+    if history_wipe || histfile_assign {
+        sink.report("history-wipe", start, end, "erases shell history or logs");
+    }
+    // Cron.
+    if name == "crontab" {
+        let installs = positional.iter().any(|p| *p == "-" || !p.starts_with('-'))
+            || (positional.is_empty() && !has_flag(args, &["-l", "-e", "-r", "-u"]));
+        if installs {
+            sink.report("persistence-cron", start, end, "installs a crontab");
+        } else if has_flag(args, &["-e"]) {
+            sink.report_with("persistence-cron", Severity::Medium, start, end, "edits the crontab");
+        }
+    }
+    // Autostart.
+    let starts_service = (name == "systemctl" && positional.first() == Some(&"enable"))
+        || (name == "launchctl" && positional.first().is_some_and(|p| matches!(*p, "load" | "bootstrap" | "enable")))
+        || (name == "update-rc.d" && positional.iter().any(|p| matches!(*p, "defaults" | "enable")))
+        || (name == "chkconfig" && positional.contains(&"on"));
+    if starts_service {
+        sink.report(
+            "persistence-autostart",
+            start,
+            end,
+            format!("{name} {} registers it to start automatically", positional.first().unwrap_or(&"")),
+        );
+    }
+    // Keychains.
+    if name == "security"
+        && positional
+            .first()
+            .is_some_and(|p| p.starts_with("find-") && p.ends_with("password") || *p == "dump-keychain")
+    {
+        sink.report("credential-file-read", start, end, "reads a password from the keychain");
+    }
+    // Credential files (the destination of a copy is written, not read).
+    let copies = matches!(name, "cp" | "mv" | "install" | "ln" | "copy-item" | "rsync" | "scp");
+    let destination = if copies { args.iter().rposition(|w| !is_flag(w)) } else { None };
+    for (i, word) in args.iter().enumerate() {
+        if Some(i) == destination {
+            continue;
+        }
+        let Some(kind) = cred_kind(&word.text) else { continue };
+        let previous = i.checked_sub(1).and_then(|p| args.get(p)).map(|w| w.text.as_str()).unwrap_or("");
+        let upload = word.text.contains('@') || matches!(previous, "-T" | "--upload-file" | "-InFile" | "--post-file");
+        let remote_copy = matches!(name, "scp" | "rsync" | "sftp")
+            && args
+                .iter()
+                .any(|w| !is_flag(w) && w.text.contains(':') && !w.text.contains("://") && !w.text.starts_with('/'));
+        if ((is_downloader(&inv) || name == "nc") && upload) || remote_copy {
+            sink.report("exfiltration", start, end, format!("sends {} over the network", word.text));
+        } else if READERS.contains(&name) {
+            match kind {
+                Cred::Secret => sink.report("credential-file-read", start, end, format!("{name} reads {}", word.text)),
+                Cred::EnvFile => sink.report("credential-env-file", start, end, format!("{name} reads {}", word.text)),
+            }
+        } else if matches!(kind, Cred::Secret) {
+            sink.report("credential-path", start, end, format!("{name} uses {}", word.text));
+        }
+    }
+    // A sender whose arguments are the environment or a credential file.
+    if is_downloader(&inv) || matches!(name, "nc" | "ncat") {
+        for word in args {
+            for sub in &word.subs {
+                let leaks = sub
+                    .script
+                    .commands
+                    .iter()
+                    .any(|c| invocation(c).is_some_and(|i| env_dump(&i) || reads_credentials(c, &i)));
+                if leaks {
+                    sink.report(
+                        "exfiltration",
+                        start,
+                        end,
+                        format!("{name} sends the output of {}", crate::scan::text::visible(&word.text)),
+                    );
+                }
+            }
+        }
+    }
+    // Root.
+    if inv.elevated
+        || matches!(name, "pkexec" | "gsudo")
+        || (name == "su" && has_flag(args, &["-c"]))
+        || (name == "runas" && args.iter().any(|w| w.text.to_ascii_lowercase().contains("admin")))
+    {
+        sink.report("privilege-sudo", start, end, "runs a command as root");
+    }
+    redirect_rules(sink, command, Some(&inv));
+}
+
+/// Rules on the files a command writes: redirections, `tee`, `cp`/`mv`/`install` targets,
+/// `sed -i`, PowerShell's content cmdlets.
+pub(super) fn redirect_rules(sink: &mut Sink, command: &Command, inv: Option<&Invocation>) {
+    let (start, end) = (command.start, command.end);
+    let mut targets: Vec<(&str, bool)> = command
+        .redirects
+        .iter()
+        .filter(|r| matches!(r.op.as_str(), ">" | ">>" | ">|" | "&>"))
+        .map(|r| (r.target.text.as_str(), r.op != ">>"))
+        .collect();
+    let mut input_only_truncate = command.words.is_empty()
+        || inv.is_some_and(|i| {
+            matches!(i.name.as_str(), ":" | "true" | "echo" | "printf" | "cat")
+                && i.args.iter().all(|w| w.text.is_empty() || w.text == "/dev/null")
+        });
+    if let Some(inv) = inv {
+        let positional: Vec<&str> = inv.args.iter().filter(|w| !is_flag(w)).map(|w| w.text.as_str()).collect();
+        match inv.name.as_str() {
+            "tee" => targets.extend(positional.iter().map(|p| (*p, !has_flag(inv.args, &["-a", "--append"])))),
+            "cp" | "mv" | "install" | "ln" | "copy-item" | "move-item" if positional.len() >= 2 => {
+                targets.push((positional[positional.len() - 1], true))
+            }
+            "sed" if inv.args.iter().any(|w| w.text.starts_with("-i")) => {
+                targets.extend(positional.iter().skip(1).map(|p| (*p, false)))
+            }
+            "add-content" | "set-content" | "out-file" => targets.extend(positional.iter().map(|p| (*p, false))),
+            "truncate" => {
+                input_only_truncate = true;
+                targets.extend(positional.iter().map(|p| (*p, true)));
+            }
+            _ => {}
+        }
+    }
+    for (target, truncates) in targets {
+        let target = target.trim_matches(|c| c == '"' || c == '\'');
+        if RC_FILE.is_match(target) || target.eq_ignore_ascii_case("$profile") {
+            sink.report("persistence-shell-rc", start, end, format!("writes to {target}"));
+        } else if AUTOSTART.is_match(target) {
+            sink.report("persistence-autostart", start, end, format!("writes to {target}"));
+        } else if CRON_PATH.is_match(target) {
+            sink.report("persistence-cron", start, end, format!("writes to {target}"));
+        } else if target.ends_with("authorized_keys") || target.ends_with("authorized_keys2") {
+            sink.report("ssh-authorized-keys", start, end, format!("writes to {target}"));
+        } else if DISK_DEVICE.is_match(target) {
+            sink.report("destructive-disk", start, end, format!("writes to the device {target}"));
+        } else if truncates && input_only_truncate && HISTORY_FILE.is_match(target) {
+            sink.report("history-wipe", start, end, format!("empties {target}"));
+        }
+    }
+}

@@ -1,0 +1,77 @@
+//! Scripts parsed, not grepped: Python (tree-sitter-python), JavaScript and TypeScript
+//! (oxc_parser) and shell (tree-sitter-bash) are read as syntax trees, values are followed
+//! through the file ([`value`]), and what calls do with them is decided once for every
+//! language ([`engine`]): a secret reaching the network, a download reaching an interpreter,
+//! a write reaching a startup file or an agent's config. Code handed to an interpreter as a
+//! string (`sh -c`, `eval`, `os.system`, `child_process`, heredocs) is read again as code.
+//!
+//! Only code whose one-pass prefilter found a source or sink word is parsed
+//! ([`crate::scan::flows`] decides), so most files cost nothing here.
+
+pub mod engine;
+pub mod js;
+pub mod python;
+pub mod shell;
+pub mod value;
+
+use engine::{Engine, Lang};
+
+use super::Sink;
+use super::text::{Region, RegionKind};
+
+/// Code larger than this is left to the line readers (a parse is linear, but a skill's
+/// scripts are small, and a minified bundle is not worth following).
+const MAX_PARSED_BYTES: usize = 512 * 1024;
+
+/// The language a code region is in, from its fence label, the file's extension or its
+/// shebang; `None` for languages no parser here reads.
+pub fn lang_of(path: &str, region: &Region, code: &str) -> Option<Lang> {
+    let RegionKind::Code { lang, shell } = &region.kind else { return None };
+    let by_label = |l: &str| match l {
+        "python" | "py" | "python3" | "py3" | "ipython" | "pycon" => Some(Lang::Python),
+        "javascript" | "js" | "node" | "nodejs" | "mjs" | "cjs" | "jsx" | "typescript" | "ts" | "tsx" | "mts"
+        | "cts" => Some(Lang::Js),
+        "sh" | "bash" | "shell" | "zsh" => Some(Lang::Shell),
+        _ => None,
+    };
+    if !lang.is_empty() {
+        return by_label(lang.as_str());
+    }
+    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+    if let Some(l) = by_label(ext) {
+        return Some(l);
+    }
+    if *shell {
+        return (!matches!(ext, "ps1" | "psm1" | "bat" | "cmd" | "yml" | "yaml")).then_some(Lang::Shell);
+    }
+    let first = code.lines().next().filter(|l| l.starts_with("#!"))?;
+    if first.contains("python") {
+        Some(Lang::Python)
+    } else if first.contains("node") || first.contains("deno") || first.contains("bun") {
+        Some(Lang::Js)
+    } else {
+        None
+    }
+}
+
+/// Parses one code region and follows its values; false when it was not parsed (too large,
+/// or a language without a parser here), so the caller's line readers take over.
+pub fn check(sink: &mut Sink, region: &Region, lang: Lang) -> bool {
+    let text: &str = sink.text;
+    let code = &text[region.start..region.end];
+    if code.len() > MAX_PARSED_BYTES {
+        return false;
+    }
+    let path = sink.file;
+    let mut engine = Engine::new(sink, lang);
+    match lang {
+        Lang::Python => python::walk(&mut engine, code, region.start),
+        Lang::Js => js::walk(&mut engine, code, region.start, path),
+        Lang::Shell => shell::walk(&mut engine, code, region.start),
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests;
