@@ -184,4 +184,3 @@ pub(super) fn starts_imperative(sentence: &str) -> bool {
         .find(|w| !w.is_empty() && !w.bytes().all(|b| b.is_ascii_digit()))
         .is_some_and(|w| STARTS.contains(&w.to_ascii_lowercase().as_str()))
 }
-

@@ -300,4 +300,3 @@ mod tests {
         assert!(ids("<!-- TODO: screenshots -->\n").is_empty());
     }
 }
-

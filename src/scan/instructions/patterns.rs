@@ -128,4 +128,3 @@ pub(super) static IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
         r"\b(must|always|never|ignore|disregard|execute|run|send|read|include|do\s+not|don'?t|make\s+sure|ensure|instead|secretly|silently|pretend|forget|override|you\s+will|you\s+are\s+now)\b",
     )
 });
-
