@@ -499,6 +499,10 @@ const TABLE: &[Rule] = &[
                 r"\b(hide|conceal|keep)\s+(this|these|it|that|them|the\s+\w+)\s+(secret\s+|hidden\s+)?from\s+(the\s+)?users?\b",
             ]),
             p(&[r"\bsilently\s+(send|upload|post|exfiltrate|copy|transmit|delete|remove)\b"]),
+            // What the agent does is arranged so that the user does not see it.
+            p(&[
+                r"\b(the\s+)?users?\s+(will\s+not|won'?t|would\s+not|wouldn'?t|should\s+not|shouldn'?t|must\s+not|will\s+never|should\s+never|must\s+never|never)\s+(see|notice|know|find\s+out|be\s+aware|be\s+told|learn)\b",
+            ]),
         ],
         suppressible: true,
         once_per_file: false,

@@ -16,6 +16,13 @@ pub(super) static CAUTION: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 /// Negation words only: for behaviours that are themselves a negation ("do not ask").
+/// Talk about attacks, for a file made the agent's authority: "flagged" or "detected" there
+/// describe the task's data ("the citations flagged as fake"), not a warning.
+pub(super) static ATTACK_TALK: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(attack(er|ers|s)?|malicious|malware|injection|jailbreak|phishing|adversar\w*|threat|red[- ]team|warn(s|ing)?|beware|caution|example\s+of|such\s+as)\b",
+    )
+});
 pub(super) static DISCUSSES: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"\b(attack(er|ers|s)?|malicious|malware|injection|jailbreak|phishing|adversar\w*|threat|red[- ]team|detect(s|ed|ing|ion)?|flag(s|ged)?|warn(s|ing)?|beware|caution|example\s+of|such\s+as)\b",
@@ -93,7 +100,7 @@ pub(super) static EXISTS: LazyLock<Regex> = LazyLock::new(|| {
 });
 pub(super) static AUTHORITY: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(\b(treat|regard|consider|accept)\s+(it|this|that|them|these|its\s+\w+|the\s+[\w-]+(\s+[\w-]+)?)\s+as\b|\b(authoritative|canonical|source\s+of\s+truth|takes?\s+precedence|higher\s+priority|overrides?|supersedes?)\b|\b(follow|obey|honou?r)\s+(its|their|the\s+file'?s)\b|\b(follow|obey|honou?r|apply|consult|inherit|use|read|load)\b.{0,100}?\b(instructions|directives|policy|policies|contract|handoff|runbook|playbook|precedent|guidance|note)\b|\b(defines?|records?)\s+(the|a|an)\b|\b(vendor|copy|embed|inline|paste)\b.{0,100}?\binto\b)",
+        r"(\b(treat|regard|consider|accept)\s+(it|this|that|them|these|its\s+\w+|the\s+[\w-]+(\s+[\w-]+)?)\s+as\b|\b(authoritative|canonical|source\s+of\s+truth|takes?\s+precedence|higher\s+priority|overrides?|supersedes?)\b|\b(follow|obey|honou?r)\s+(its|their|the\s+file'?s)\b|\b(follow|obey|honou?r|apply|consult|inherit|use|read|load)\b.{0,100}?\b(instructions|directives|policy|policies|contract|handoff|runbook|playbook|precedent|guidance|note)\b|\b(defines?|records?)\s+(the|a|an)\b|\b(vendor(s|ed)?|cop(y|ies|ied|ying)|embed(s|ded|ding)?|inlin(e|es|ed|ing)|past(e|es|ed|ing))\b.{0,100}?\binto\b|\b(consult(s|ed|ing)?|defer\s+to|according\s+to)\b)",
     )
 });
 pub(super) static FETCHED_AUTHORITY: LazyLock<Regex> = LazyLock::new(|| {
