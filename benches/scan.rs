@@ -1,7 +1,8 @@
 //! Scanner throughput over a real-world corpus, on one core, plus what it finds there.
 //!
 //! `cargo bench --bench scan` reads `../shared/corpus` (or `$CATALOG_CORPUS`): every
-//! `OWNER/REPO` folder below it is a repository. Files are read first; only scanning is timed.
+//! `OWNER/REPO` folder below it is a repository. Files are read and SKILL.md parsed first (as
+//! the build does before it scans); only scanning is timed.
 //! Prints MB/s, findings per rule, and how many skills fail, get notes or pass. Skips with a
 //! message when the corpus is absent.
 
@@ -11,8 +12,9 @@ use std::time::{Duration, Instant};
 
 use catalog::discover::{RepoId, discover_source};
 use catalog::ops::skill_files::read_skill_files;
+use catalog::parse::{ParsedSkill, parse_skill};
 use catalog::scan::report::{CheckedSkill, summary};
-use catalog::scan::{ScanFile, SkillInput, Verdict, scan_skill};
+use catalog::scan::{FileContent, ScanFile, SkillInput, Verdict, scan_skill};
 
 struct Loaded {
     repo: String,
@@ -20,6 +22,8 @@ struct Loaded {
     folder_name: String,
     skill_file: String,
     files: Vec<ScanFile>,
+    /// SKILL.md as the build parses it before scanning: the scanner is handed it.
+    parsed: Option<ParsedSkill>,
 }
 
 fn main() {
@@ -47,12 +51,18 @@ fn main() {
             let Some(repo) = RepoId::parse(&name) else { continue };
             let (source, _) = discover_source(repo.clone(), &repo_dir);
             for dir in &source.skills {
+                let files = read_skill_files(dir, &mut Default::default());
+                let parsed = files.iter().find(|f| f.path == dir.skill_file).and_then(|f| match &f.content {
+                    FileContent::Bytes(bytes) => parse_skill(&dir.skill_file_path(), bytes).ok(),
+                    FileContent::Skipped(_) => None,
+                });
                 skills.push(Loaded {
                     repo: name.clone(),
                     rel_dir: dir.rel_dir.clone(),
                     folder_name: dir.folder_name(&repo).to_string(),
                     skill_file: dir.skill_file.clone(),
-                    files: read_skill_files(dir, &mut Default::default()),
+                    files,
+                    parsed,
                 });
             }
         }
@@ -68,7 +78,7 @@ fn main() {
                     folder_name: &s.folder_name,
                     skill_file: &s.skill_file,
                     files: &s.files,
-                    parsed: None,
+                    parsed: s.parsed.as_ref(),
                 }),
             })
             .collect()

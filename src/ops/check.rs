@@ -148,14 +148,19 @@ pub fn check(options: &CheckOptions) -> Result<Checked> {
         .par_iter()
         .map(|target| {
             let files = skill_files::read_skill_files(&target.dir, &mut Default::default());
+            let parsed = read_as_built(target);
             let mut report = scan::scan_skill(&SkillInput {
                 folder_name: &target.folder_name,
                 skill_file: &target.dir.skill_file,
                 files: &files,
-                parsed: None,
+                parsed: parsed.as_ref().ok(),
             });
             suppress::apply(&mut report.findings, &target.suppressions, |f| f.file.clone());
-            let (name, diagnostics) = read_as_built(target);
+            let (name, diagnostics) = match parsed {
+                Ok(parsed) => (parsed.frontmatter.name, parsed.diagnostics),
+                Err(None) => (None, Vec::new()),
+                Err(Some(diagnostic)) => (None, vec![diagnostic]),
+            };
             let name = name.unwrap_or_else(|| target.folder_name.clone());
             (CheckedSkill { path: target.display.clone(), name, report }, diagnostics)
         })
@@ -164,22 +169,20 @@ pub fn check(options: &CheckOptions) -> Result<Checked> {
     Ok(Checked { skills, diagnostics: diagnostics.into_iter().flatten().collect() })
 }
 
-/// Reads a target's SKILL.md as `catalog build` reads it (the same reader, the same limits), for
-/// its name and the diagnostics the build would give it, named by the path shown.
-fn read_as_built(target: &Target) -> (Option<String>, Vec<Diagnostic>) {
+/// Reads a target's SKILL.md as `catalog build` reads it (the same reader, the same limits): the
+/// scanner is given what it read, and `check` reports its name and the diagnostics the build
+/// would give it, named by the path shown. `Err(None)`: the target has no SKILL.md.
+fn read_as_built(target: &Target) -> std::result::Result<crate::parse::ParsedSkill, Option<Diagnostic>> {
     if target.dir.skill_file.is_empty() {
-        return (None, Vec::new());
+        return Err(None);
     }
     let shown = Path::new(&target.display).join(&target.dir.skill_file);
-    let read = skill_files::read_skill_md(&target.dir.skill_file_path())
-        .and_then(|bytes| crate::parse::parse_skill(&shown, &bytes));
-    match read {
-        Ok(parsed) => (parsed.frontmatter.name, parsed.diagnostics),
-        Err(mut diagnostic) => {
+    skill_files::read_skill_md(&target.dir.skill_file_path())
+        .and_then(|bytes| crate::parse::parse_skill(&shown, &bytes))
+        .map_err(|mut diagnostic| {
             diagnostic.file = shown;
-            (None, vec![diagnostic])
-        }
-    }
+            Some(diagnostic)
+        })
 }
 
 /// The rule id under which `check` reports a reading diagnostic in its JSON and SARIF: a

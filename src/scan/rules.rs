@@ -499,11 +499,45 @@ const TABLE: &[Rule] = &[
                 r"\b(hide|conceal|keep)\s+(this|these|it|that|them|the\s+\w+)\s+(secret\s+|hidden\s+)?from\s+(the\s+)?users?\b",
             ]),
             p(&[r"\bsilently\s+(send|upload|post|exfiltrate|copy|transmit|delete|remove)\b"]),
+            // What the agent does is arranged so that the user does not see it.
+            p(&[
+                r"\b(the\s+)?users?\s+(will\s+not|won'?t|would\s+not|wouldn'?t|should\s+not|shouldn'?t|must\s+not|will\s+never|should\s+never|must\s+never|never)\s+(see|notice|know|find\s+out|be\s+aware|be\s+told|learn)\b",
+            ]),
         ],
         suppressible: true,
         once_per_file: false,
     },
+    Rule {
+        id: "cloud-metadata",
+        category: Category::Credentials,
+        severity: Severity::High,
+        title: "Reaches the cloud instance metadata service",
+        why: "The instance metadata addresses (169.254.169.254, metadata.google.internal and their paths) hand the machine's cloud credentials to any process that asks; a skill has no reason to query them.",
+        fix: "Remove it; if the task needs the cloud, use the provider's SDK and its own credential chain.",
+        scope: Scope::Code,
+        patterns: &[p(&[
+            r"(169\.254\.169\.254|169\.254\.170\.2\b|\bmetadata\.google\.internal\b|/computemetadata/v1|/latest/meta-data\b|\bfd00:ec2::254\b)",
+        ])],
+        suppressible: true,
+        once_per_file: false,
+    },
     // ---- Permissions ----
+    Rule {
+        id: "container-host-access",
+        category: Category::Permissions,
+        severity: Severity::Medium,
+        title: "Gives a container the host's Docker socket or root folder",
+        why: "A container with the Docker socket or the host's / mounted, or run privileged, can start containers and write any file of the host: root on the machine.",
+        fix: "Mount only the folders the task needs, read-only where possible; never the Docker socket or /.",
+        scope: Scope::Code,
+        patterns: &[
+            p(&[r"/var/run/docker\.sock\b"]),
+            p(&[r"(?-u:\B)/:/[a-z]"]),
+            p(&[r"\b(docker|podman)\b.*\s--privileged\b"]),
+        ],
+        suppressible: true,
+        once_per_file: false,
+    },
     Rule {
         id: "allowed-tools-unrestricted",
         category: Category::Permissions,
