@@ -647,28 +647,8 @@ fn decoded_kind(text: &str) -> &'static str {
     if text.contains("import ") || text.contains("def ") || text.contains("require(") { "py" } else { "sh" }
 }
 
-/// Standard base64 to text, when it decodes to mostly printable ASCII.
+/// Base64 to text, when it decodes to at least 12 mostly printable bytes.
 fn decode_base64(s: &str) -> Option<String> {
-    let mut out = Vec::with_capacity(s.len() * 3 / 4);
-    let mut acc = 0u32;
-    let mut bits = 0;
-    for b in s.bytes() {
-        let v = match b {
-            b'A'..=b'Z' => b - b'A',
-            b'a'..=b'z' => b - b'a' + 26,
-            b'0'..=b'9' => b - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            b'=' => break,
-            _ => return None,
-        };
-        acc = (acc << 6) | u32::from(v);
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-        }
-    }
-    let printable = out.iter().filter(|b| b.is_ascii_graphic() || b.is_ascii_whitespace()).count();
-    (out.len() >= 12 && printable * 100 >= out.len() * 95).then(|| String::from_utf8_lossy(&out).into_owned())
+    let bytes = super::script::value::base64(s)?;
+    super::script::value::printable_text(&bytes, 12)
 }

@@ -23,6 +23,19 @@ use super::text::{Region, RegionKind};
 /// scripts are small, and a minified bundle is not worth following).
 const MAX_PARSED_BYTES: usize = 512 * 1024;
 
+/// Parses `code` with a tree-sitter grammar, on one parser per thread (a parser's buffers are
+/// reused from one region to the next; setting its grammar again is cheap).
+pub(crate) fn tree_sitter_parse(language: &tree_sitter::Language, code: &str) -> Option<tree_sitter::Tree> {
+    thread_local! {
+        static PARSER: std::cell::RefCell<tree_sitter::Parser> = std::cell::RefCell::new(tree_sitter::Parser::new());
+    }
+    PARSER.with(|cell| {
+        let mut parser = cell.borrow_mut();
+        parser.set_language(language).expect("the grammar matches the library");
+        parser.parse(code, None)
+    })
+}
+
 /// The language a code region is in, from its fence label, the file's extension or its
 /// shebang; `None` for languages no parser here reads.
 pub fn lang_of(path: &str, region: &Region, code: &str) -> Option<Lang> {

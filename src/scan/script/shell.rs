@@ -23,18 +23,7 @@ const READERS: &[&str] = &[
 ];
 
 pub fn walk(engine: &mut Engine, code: &str, base: usize) {
-    thread_local! {
-        static PARSER: std::cell::RefCell<Option<tree_sitter::Parser>> = const { std::cell::RefCell::new(None) };
-    }
-    let tree = PARSER.with(|cell| {
-        let mut cell = cell.borrow_mut();
-        let parser = cell.get_or_insert_with(|| {
-            let mut p = tree_sitter::Parser::new();
-            p.set_language(&tree_sitter_bash::LANGUAGE.into()).expect("the grammar matches the library");
-            p
-        });
-        parser.parse(code, None)
-    });
+    let tree = super::tree_sitter_parse(&tree_sitter_bash::LANGUAGE.into(), code);
     let Some(tree) = tree else { return };
     let mut walker = Walker { eng: engine, src: code, base, vars: HashMap::new(), budget: BUDGET, depth: 0 };
     walker.stmt(tree.root_node());

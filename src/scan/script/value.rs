@@ -132,11 +132,19 @@ pub fn decode(s: &str) -> Option<String> {
     } else {
         base64(s)?
     };
-    let printable = bytes.iter().filter(|b| b.is_ascii_graphic() || b.is_ascii_whitespace()).count();
-    (!bytes.is_empty() && printable * 100 >= bytes.len() * 95).then(|| String::from_utf8_lossy(&bytes).into_owned())
+    printable_text(&bytes, 1)
 }
 
-fn base64(s: &str) -> Option<Vec<u8>> {
+/// Decoded bytes as text when they are at least `min_len` long and mostly printable ASCII
+/// (what a script hides as text; binary data is not read again).
+pub(crate) fn printable_text(bytes: &[u8], min_len: usize) -> Option<String> {
+    let printable = bytes.iter().filter(|b| b.is_ascii_graphic() || b.is_ascii_whitespace()).count();
+    (bytes.len() >= min_len.max(1) && printable * 100 >= bytes.len() * 95)
+        .then(|| String::from_utf8_lossy(bytes).into_owned())
+}
+
+/// Standard or URL-safe base64, padding optional, line breaks skipped.
+pub(crate) fn base64(s: &str) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(s.len() * 3 / 4);
     let mut acc = 0u32;
     let mut bits = 0;
