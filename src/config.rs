@@ -2,13 +2,14 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
 pub const CONFIG_FILE: &str = "catalog.toml";
 
-#[derive(Debug, Clone, Deserialize)]
+// Serialize: the build's fingerprint and what skills are read with are hashed from these bytes.
+#[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
     /// Shown in every page title and the site header.
@@ -28,11 +29,11 @@ pub struct Config {
     pub suppress: Vec<crate::scan::suppress::Suppression>,
     /// A preview of a folder that names no repository (no git remote): its pages say that
     /// install commands need one instead of making up an address.
-    #[serde(skip)]
+    #[serde(skip_deserializing)]
     pub without_repository: bool,
 }
 
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct SourceConfig {
     /// A folder holding the repository's files, relative to catalog.toml: a git work tree or a
@@ -52,7 +53,7 @@ pub struct SourceConfig {
     /// The repository the folder is a copy of, as "owner/name".
     pub repo: String,
     /// The line of catalog.toml its `[[sources]]` table starts on, for errors about it.
-    #[serde(skip)]
+    #[serde(skip_deserializing)]
     pub line: Option<usize>,
 }
 

@@ -6,12 +6,12 @@
 //! `owner/repo/path/in/repo`), and `.catalogignore` files for `catalog check` (one
 //! suppression a line, `RULE PATH[:LINE] REASON`, paths relative to the file's folder).
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use super::Finding;
 use super::rules::rule;
 
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Suppression {
     /// A rule id, e.g. `remote-code-installer`.

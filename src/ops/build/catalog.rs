@@ -66,7 +66,7 @@ pub(super) fn input_fingerprint(options: &BuildOptions, root: &Path, config: &Co
         None => root.join("public"),
     };
     let mut print = incr::with_program();
-    print.text(&format!("{config:?}")).text(&out.to_string_lossy()).number(u64::from(options.minify));
+    print.text(&serde_json::to_string(config).expect("the config serializes")).text(&out.to_string_lossy()).number(u64::from(options.minify));
     for folder in ["catalog.toml", "templates", "static", "data"] {
         print.tree(&root.join(folder));
     }
@@ -160,7 +160,7 @@ pub(super) fn discover_catalog(
 /// What every skill is read with beside its own folder, as one string: kept repositories are
 /// reused only while it holds.
 pub(super) fn reading_id(config: &Config, taxonomy_id: &str) -> String {
-    format!("{:?} {:?} {taxonomy_id}", config.sources, config.suppress)
+    serde_json::to_string(&(&config.sources, &config.suppress, taxonomy_id)).expect("the config serializes")
 }
 
 /// Reads, parses, analyzes and relates every discovered skill; also says how many skills were

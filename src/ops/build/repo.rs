@@ -267,7 +267,7 @@ pub(super) fn skill_context(
     context
         .text(&source.repo.full())
         .text(&source.root.to_string_lossy())
-        .text(&format!("{:?}", reading.suppress))
+        .text(&serde_json::to_string(&reading.suppress).expect("suppressions serialize"))
         .text(reading.taxonomy_id);
     if let Some((name, text)) = repo_license {
         context.text(name).text(text);
