@@ -23,6 +23,7 @@ pub mod repo_data;
 pub mod scan;
 pub mod slug;
 pub mod sources;
+pub mod summary;
 pub mod time;
 pub mod write;
 

@@ -329,15 +329,15 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             };
             let report = build_with_progress(&options, cli.quiet)
                 .with_context(|| format!("building the catalog in {}", args.root.display()))?;
-            let errors = report.diagnostics.iter().filter(|d| d.level == Level::Error).count();
-            let warnings = report.diagnostics.len() - errors;
+            let errors = report.summary.diagnostics.iter().filter(|d| d.level == Level::Error).count();
+            let warnings = report.summary.diagnostics.len() - errors;
             // `-q` quiets everything but errors.
             if cli.quiet {
-                for diag in report.diagnostics.iter().filter(|d| d.level == Level::Error) {
+                for diag in report.summary.diagnostics.iter().filter(|d| d.level == Level::Error) {
                     eprintln!("{diag}");
                 }
             } else {
-                catalog::diag::print_all(&report.diagnostics, cli.verbose);
+                catalog::diag::print_all(&report.summary.diagnostics, cli.verbose);
                 if cli.verbose {
                     report.print_timings();
                 }
@@ -347,25 +347,25 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                     format!(
                         "{} skills read, {} pages rendered, {} files written",
                         report.skills_read,
-                        report.pages.saturating_sub(report.reused_pages),
+                        report.summary.pages.saturating_sub(report.reused_pages),
                         report.written
                     )
                 };
                 eprintln!(
                     "built {} skills from {} repositories: {} pages, {} files ({:.1} MB) in {} in {:.2}s ({work}); {} errors, {} warnings",
-                    report.skills,
-                    report.repos,
-                    report.pages,
-                    report.files,
-                    report.bytes as f64 / 1e6,
-                    report.out.display(),
+                    report.summary.skills,
+                    report.summary.repos,
+                    report.summary.pages,
+                    report.summary.files,
+                    report.summary.bytes as f64 / 1e6,
+                    report.summary.out.display(),
                     report.elapsed.as_secs_f64(),
                     errors,
                     warnings
                 );
             }
-            if args.strict && !report.diagnostics.is_empty() {
-                eprintln!("error: --strict: {} diagnostics", report.diagnostics.len());
+            if args.strict && !report.summary.diagnostics.is_empty() {
+                eprintln!("error: --strict: {} diagnostics", report.summary.diagnostics.len());
                 return Ok(ExitCode::from(1));
             }
             Ok(ExitCode::SUCCESS)

@@ -31,7 +31,7 @@ fn text_of(html: &str) -> String {
 fn reference_skill_page_has_the_reference_figures() {
     let (out, report) = build_into(&project_root());
     let site = out.path().join("site");
-    assert!(report.skills >= 10, "embedded catalog has {} skills", report.skills);
+    assert!(report.summary.skills >= 10, "embedded catalog has {} skills", report.summary.skills);
     let html = read(&site, "HKUDS/OpenSpace/code-exec-fallback/index.html");
     let text = text_of(&html);
     for expected in [
@@ -104,13 +104,14 @@ fn every_skill_page_has_every_section_in_the_reference_order() {
         }
         assert!(html.contains("class=source-line"), "{}: no source line", entry.path().display());
     }
-    assert_eq!(pages, report.skills);
+    assert_eq!(pages, report.summary.skills);
 }
 
 #[test]
 fn broken_frontmatter_is_read_leniently_with_a_warning_on_its_line() {
     let (out, report) = build_into(&project_root());
     let broken: Vec<String> = report
+        .summary
         .diagnostics
         .iter()
         .filter(|d| d.file.ends_with("broken-frontmatter/SKILL.md"))
@@ -136,7 +137,7 @@ fn broken_frontmatter_is_read_leniently_with_a_warning_on_its_line() {
 fn no_script_from_a_skill_reaches_the_page() {
     let (out, report) = build_into(&project_root().join("tests/fixtures/hostile"));
     let site = out.path().join("site");
-    assert_eq!(report.skills, 2);
+    assert_eq!(report.summary.skills, 2);
     for page in [
         "evil-org/payloads/script-payload/index.html",
         "evil-org/payloads/index.html",
@@ -237,7 +238,7 @@ fn similar_skills_rank_the_fixture_family_first() {
         assert!((1..=6).contains(&rows), "{page}: {rows} rows");
         assert_eq!(rows - 1, similar_of(skill["id"].as_str().unwrap()).len().min(5), "{page}");
     }
-    assert_eq!(api["count"].as_u64().unwrap() as usize, report.skills);
+    assert_eq!(api["count"].as_u64().unwrap() as usize, report.summary.skills);
 }
 
 #[test]
@@ -307,9 +308,9 @@ fn sitemap_robots_and_api_are_valid() {
     }
     let index: Index =
         serde_json::from_slice(&std::fs::read(site.join("api/skills.json")).unwrap()).expect("api/skills.json shape");
-    assert_eq!(index.count, report.skills);
+    assert_eq!(index.count, report.summary.skills);
     // Each skill left out has one error (this fixture's errors are all about skills).
-    let errors = report.diagnostics.iter().filter(|d| d.level == catalog::diag::Level::Error).count();
+    let errors = report.summary.diagnostics.iter().filter(|d| d.level == catalog::diag::Level::Error).count();
     assert_eq!(index.left_out, errors);
     assert!(index.title.contains("Hostile"));
     #[derive(serde::Deserialize)]
@@ -423,7 +424,7 @@ fn folders_that_would_share_a_page_address_both_get_a_page() {
     }
     let (out, report) = build_into(root.path());
     let site = out.path().join("site");
-    assert_eq!(report.skills, 3);
+    assert_eq!(report.summary.skills, 3);
     for (folder, heading, page) in folders {
         let html = read(&site, &format!("acme/skills/{page}/index.html"));
         let others = folders.iter().filter(|f| f.1 != heading);
@@ -435,7 +436,7 @@ fn folders_that_would_share_a_page_address_both_get_a_page() {
         );
     }
     let taken: Vec<&str> =
-        report.diagnostics.iter().map(|d| d.message.as_str()).filter(|m| m.contains("is taken by")).collect();
+        report.summary.diagnostics.iter().map(|d| d.message.as_str()).filter(|m| m.contains("is taken by")).collect();
     assert_eq!(taken.len(), 2, "{taken:?}");
     assert!(taken[0].contains("My Skill") && taken[0].contains("my-skill-2/"), "{taken:?}");
     assert!(taken[1].contains("My Skill") && taken[1].contains("my-skill-3/"), "{taken:?}");

@@ -68,7 +68,7 @@ fn a_work_tree_gives_the_commit_and_the_dates() {
     let head = dated_repo(&root.join("repos/acme-skills"));
     catalog_toml(root, "[[sources]]\npath = \"repos/acme-skills\"\nrepo = \"acme/skills\"\n");
     let (site, report) = build_root(root, true);
-    assert!(report.diagnostics.is_empty(), "{:?}", report.diagnostics);
+    assert!(report.summary.diagnostics.is_empty(), "{:?}", report.summary.diagnostics);
 
     let alpha_html = page(&site, "acme/skills/alpha/index.html");
     let alpha = text_of(&alpha_html);
@@ -189,13 +189,13 @@ fn git_urls_are_fetched_cached_and_read_offline_and_a_broken_one_is_a_diagnostic
     );
 
     let (site, report) = build_root(&root, false);
-    let unreachable: Vec<String> = report.diagnostics.iter().map(|d| d.to_string()).collect();
+    let unreachable: Vec<String> = report.summary.diagnostics.iter().map(|d| d.to_string()).collect();
     assert!(
         unreachable.iter().any(|d| d.contains("nobody/nothing") && d.contains("could not be fetched")),
         "{unreachable:?}"
     );
     assert_eq!(unreachable.len(), 1, "one diagnostic for the unreachable source: {unreachable:?}");
-    assert_eq!(report.skills, 2, "the tagged commit has alpha and beta");
+    assert_eq!(report.summary.skills, 2, "the tagged commit has alpha and beta");
     let text = text_of(&page(&site, "acme/skills/alpha/index.html"));
     assert!(text.contains(&format!("at commit {}", &head[..7])), "{text}");
     assert!(text.contains("First seen January 5, 2026") && text.contains("Repo updated March 1, 2026"), "{text}");
@@ -204,23 +204,33 @@ fn git_urls_are_fetched_cached_and_read_offline_and_a_broken_one_is_a_diagnostic
     // Offline, with the upstream gone: the cache still builds.
     std::fs::remove_dir_all(&upstream).unwrap();
     let (site, report) = build_root(&root, true);
-    assert_eq!(report.skills, 2);
+    assert_eq!(report.summary.skills, 2);
     assert!(text_of(&page(&site, "acme/skills/alpha/index.html")).contains("First seen January 5, 2026"));
-    assert!(report.diagnostics.iter().any(|d| d.message.contains("--offline")), "{:?}", report.diagnostics);
+    assert!(
+        report.summary.diagnostics.iter().any(|d| d.message.contains("--offline")),
+        "{:?}",
+        report.summary.diagnostics
+    );
 
     // Offline with another rev than the cache holds: used, with a warning.
     let toml = std::fs::read_to_string(root.join("catalog.toml")).unwrap();
     std::fs::write(root.join("catalog.toml"), toml.replace("rev = \"v1\"", "rev = \"v2\"")).unwrap();
     let (_, report) = build_root(&root, true);
-    assert_eq!(report.skills, 2);
-    assert!(report.diagnostics.iter().any(|d| d.message.contains("the cache holds") && d.message.contains("at v1")));
+    assert_eq!(report.summary.skills, 2);
+    assert!(
+        report.summary.diagnostics.iter().any(|d| d.message.contains("the cache holds") && d.message.contains("at v1"))
+    );
     std::fs::write(root.join("catalog.toml"), toml).unwrap();
 
     // Online again, the upstream unreachable: a diagnostic, and the cached copy is used.
     let (_, report) = build_root(&root, false);
-    assert_eq!(report.skills, 2);
+    assert_eq!(report.summary.skills, 2);
     assert!(
-        report.diagnostics.iter().any(|d| d.message.contains("acme/skills") && d.message.contains("fetched before"))
+        report
+            .summary
+            .diagnostics
+            .iter()
+            .any(|d| d.message.contains("acme/skills") && d.message.contains("fetched before"))
     );
 
     // `catalog sources` lists the commit and the skill count from the cache.
@@ -243,7 +253,7 @@ fn shallow_fetches_know_the_commit_but_not_the_history() {
     let url = format!("file://{}", upstream.display());
     catalog_toml(&root, &format!("[[sources]]\ngit = \"{url}\"\nhistory = false\nrepo = \"acme/skills\"\n"));
     let (site, report) = build_root(&root, false);
-    assert!(report.diagnostics.is_empty(), "{:?}", report.diagnostics);
+    assert!(report.summary.diagnostics.is_empty(), "{:?}", report.summary.diagnostics);
     let text = text_of(&page(&site, "acme/skills/alpha/index.html"));
     assert!(text.contains(&format!("at commit {}", &head[..7])), "{text}");
     assert!(text.contains("Repo updated March 1, 2026"), "{text}");
@@ -262,8 +272,8 @@ fn a_rev_can_be_a_commit_or_a_branch() {
         let root = tmp.path().join(format!("catalog-{rev}"));
         catalog_toml(&root, &format!("[[sources]]\ngit = \"{url}\"\nrev = \"{rev}\"\nrepo = \"acme/skills\"\n"));
         let (site, report) = build_root(&root, false);
-        assert!(report.diagnostics.is_empty(), "{rev}: {:?}", report.diagnostics);
-        assert_eq!(report.skills, 1, "{rev}: only alpha existed at the first commit");
+        assert!(report.summary.diagnostics.is_empty(), "{rev}: {:?}", report.summary.diagnostics);
+        assert_eq!(report.summary.skills, 1, "{rev}: only alpha existed at the first commit");
         let text = text_of(&page(&site, "acme/skills/alpha/index.html"));
         assert!(text.contains(&format!("at commit {}", &first[..7])), "{rev}: {text}");
         assert!(text.contains("Repo updated January 5, 2026"), "{rev}: {text}");

@@ -163,7 +163,7 @@ fn the_generated_catalog_has_every_kind_of_hostile_skill() {
 fn every_skill_gets_a_page_or_a_diagnostic_naming_its_file_and_line() {
     let built = built();
     let api = api_skills(&built.files);
-    let diagnostics = &built.report.diagnostics;
+    let diagnostics = &built.report.summary.diagnostics;
     let about = |file: &str, level: Level| -> Vec<&catalog::diag::Diagnostic> {
         diagnostics.iter().filter(|d| d.level == level && d.file == Path::new(file)).collect()
     };
@@ -229,7 +229,7 @@ fn every_skill_gets_a_page_or_a_diagnostic_naming_its_file_and_line() {
         }
     }
     assert!(failures.is_empty(), "{} problems:\n{}", failures.len(), failures.join("\n"));
-    assert_eq!(built.report.skills, api.len());
+    assert_eq!(built.report.summary.skills, api.len());
 }
 
 #[test]
@@ -291,7 +291,7 @@ fn no_page_can_run_script_and_payloads_show_as_text() {
         failures.extend(problems.into_iter().map(|p| format!("{path}: {p}")));
     }
     assert!(failures.is_empty(), "{} problems:\n{}", failures.len(), failures.join("\n"));
-    assert!(pages > built.report.skills, "{pages} pages");
+    assert!(pages > built.report.summary.skills, "{pages} pages");
 
     // Each inline payload is on its skill's page, as text.
     let api = api_skills(&built.files);
@@ -386,7 +386,7 @@ fn every_page_of_the_hostile_site_carries_a_content_security_policy_without_inli
         let head = doc.select(&scraper::Selector::parse("head meta[http-equiv]").unwrap()).count();
         assert!(head >= 1, "{path}: CSP not in the head");
     }
-    assert!(pages > built.report.skills);
+    assert!(pages > built.report.summary.skills);
 }
 
 #[test]
@@ -468,7 +468,7 @@ fn every_skill_has_its_own_url_and_every_output_path_is_safe_on_any_file_system(
     // No file was written twice (one page over another that shares its path): the site holds
     // as many files as the build wrote, its marker file aside.
     let marker = built.files.contains_key(catalog::write::MARKER_FILE) as usize;
-    assert_eq!(built.files.len() - marker, built.report.files, "some paths were written more than once");
+    assert_eq!(built.files.len() - marker, built.report.summary.files, "some paths were written more than once");
 }
 
 /// Runs the binary's build of `root` into `out`.

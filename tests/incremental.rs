@@ -59,7 +59,11 @@ fn rebuild_matches_clean(builder: &mut Builder, root: &Path, changed: &[&Path], 
     }
     let clean = build(&scratch.path().join("catalog"), &scratch.path().join("site"));
     assert!(!clean.up_to_date && clean.reused_pages == 0, "{step}: the clean build reused work");
-    assert_eq!(clean.skills_read, incremental.skills + errors(&incremental), "{step}: the clean build used a cache");
+    assert_eq!(
+        clean.skills_read,
+        incremental.summary.skills + errors(&incremental),
+        "{step}: the clean build used a cache"
+    );
     let (a, b) = (site_files(&root.join("public")), site_files(&scratch.path().join("site")));
     let only_one: Vec<_> =
         a.keys().filter(|p| !b.contains_key(*p)).chain(b.keys().filter(|p| !a.contains_key(*p))).collect();
@@ -67,7 +71,7 @@ fn rebuild_matches_clean(builder: &mut Builder, root: &Path, changed: &[&Path], 
     for (path, bytes) in &a {
         assert!(bytes == &b[path], "{step}: {} differs from a clean build", path.display());
     }
-    assert_eq!(incremental.diagnostics, clean.diagnostics, "{step}: diagnostics differ");
+    assert_eq!(incremental.summary.diagnostics, clean.summary.diagnostics, "{step}: diagnostics differ");
     incremental
 }
 
@@ -82,7 +86,7 @@ fn embedded_catalog_copy() -> tempfile::TempDir {
 }
 
 fn errors(report: &BuildReport) -> usize {
-    report.diagnostics.iter().filter(|d| d.level == catalog::diag::Level::Error).count()
+    report.summary.diagnostics.iter().filter(|d| d.level == catalog::diag::Level::Error).count()
 }
 
 fn edit(path: &Path, from: &str, to: &str) {
@@ -106,11 +110,14 @@ fn edits_rebuild_like_clean_builds(builder: &mut Builder) {
     let root = tmp.path();
 
     let first = rebuild_matches_clean(builder, root, &[], "first build");
-    assert_eq!((first.reused_pages, first.skills_read), (0, first.skills + errors(&first)));
+    assert_eq!((first.reused_pages, first.skills_read), (0, first.summary.skills + errors(&first)));
 
     let again = builder.build(root, &[]);
     assert!(again.up_to_date, "a build with nothing changed did the work again");
-    assert_eq!((again.pages, again.diagnostics.len()), (first.pages, first.diagnostics.len()));
+    assert_eq!(
+        (again.summary.pages, again.summary.diagnostics.len()),
+        (first.summary.pages, first.summary.diagnostics.len())
+    );
 
     let skill = root.join("content/HKUDS/OpenSpace/benchmarks/gdpval/skills/code-exec-fallback/SKILL.md");
     // A file touched but not changed: the build looks again, and reads nothing again.
@@ -126,10 +133,10 @@ fn edits_rebuild_like_clean_builds(builder: &mut Builder) {
     assert_eq!(edited.skills_read, 1, "unchanged skills were read again");
     assert!(edited.reused_pages > 0, "every page was rendered again after a one-skill edit");
     assert!(
-        edited.written < edited.files / 2,
+        edited.written < edited.summary.files / 2,
         "{} of {} files written after a one-skill edit",
         edited.written,
-        edited.files
+        edited.summary.files
     );
 
     // The other generation is brought up to date too.

@@ -44,7 +44,7 @@ fn every_shape_gets_the_name_and_description_agents_see_or_one_error() {
         .collect();
     let diagnostics_of = |folder: &str| -> Vec<&catalog::diag::Diagnostic> {
         let file = Path::new("skills").join(folder).join("SKILL.md");
-        report.diagnostics.iter().filter(|d| d.file == file).collect()
+        report.summary.diagnostics.iter().filter(|d| d.file == file).collect()
     };
     for (folder, want) in &expected {
         let diagnostics = diagnostics_of(folder);
@@ -122,7 +122,7 @@ fn binary_and_oversized_skill_md_files_are_left_out_with_one_error_each() {
     let (out, report) = build_into(tmp.path());
     for (folder, says) in [("binary", "binary"), ("oversized", "over the limit")] {
         let file = Path::new("skills").join(folder).join("SKILL.md");
-        let errors: Vec<_> = report.diagnostics.iter().filter(|d| d.file == file).collect();
+        let errors: Vec<_> = report.summary.diagnostics.iter().filter(|d| d.file == file).collect();
         assert_eq!(errors.len(), 1, "{folder}: {errors:?}");
         assert_eq!(errors[0].level, Level::Error);
         assert!(errors[0].message.contains(says), "{}", errors[0]);
@@ -136,7 +136,7 @@ fn check_reports_each_lenient_read_and_left_out_skill_as_the_build_does() {
     support::copy_tree(&fixture(), tmp.path());
     let (_out, report) = build_into(tmp.path());
     let built: std::collections::BTreeSet<String> =
-        report.diagnostics.iter().filter(|d| d.file.ends_with("SKILL.md")).map(|d| d.to_string()).collect();
+        report.summary.diagnostics.iter().filter(|d| d.file.ends_with("SKILL.md")).map(|d| d.to_string()).collect();
     assert!(built.len() > 20, "{built:?}");
     let run = |quiet: bool| {
         let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_catalog"));
@@ -168,7 +168,7 @@ fn every_page_and_the_api_count_the_skills_alike_and_the_one_left_out_once() {
     let site = out.path().join("site");
     let read = |page: &str| std::fs::read_to_string(site.join(page)).unwrap();
     let json = |page: &str| -> serde_json::Value { serde_json::from_str(&read(page)).unwrap() };
-    let pages = report.skills;
+    let pages = report.summary.skills;
     assert_eq!(pages, 24);
     let (index, repo) = (json("api/skills.json"), json("api/repos/shapes/skills.json"));
     assert_eq!((index["count"].as_u64(), index["left_out"].as_u64()), (Some(24), Some(1)));

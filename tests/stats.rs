@@ -101,7 +101,7 @@ fn stats_refreshes_the_data_file_from_the_api() {
         offline: true,
     })
     .unwrap();
-    assert_eq!(report.repos, 2);
+    assert_eq!(report.summary.repos, 2);
     let repo_page = std::fs::read_to_string(out.join("acme/skills/index.html")).unwrap();
     assert!(repo_page.contains("7,749"), "stars missing from the repository page");
 }

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::diag::Diagnostic;
 use crate::hash::Hash;
+use crate::summary::BuildSummary;
 
 use super::fingerprint::binary_identity;
 
@@ -16,19 +16,14 @@ pub fn cache_dir(root: &Path) -> PathBuf {
     root.join(".catalog").join("cache")
 }
 
-/// The summary of the last build into one output folder.
+/// The last build into one output folder: what it read and published, and its summary.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct BuildRecord {
-    pub out: PathBuf,
     pub fingerprint: String,
     /// The site generation it published (see `write::generation_of`).
     pub generation: String,
-    pub skills: usize,
-    pub repos: usize,
-    pub pages: usize,
-    pub files: usize,
-    pub bytes: u64,
-    pub diagnostics: Vec<Diagnostic>,
+    #[serde(flatten)]
+    pub summary: BuildSummary,
 }
 
 /// The record kept at `path` for the output folder `out`; none when there is none, it cannot be
@@ -36,7 +31,7 @@ pub struct BuildRecord {
 pub fn load_record(path: &Path, out: &Path) -> Option<BuildRecord> {
     let text = std::fs::read_to_string(path).ok()?;
     let canonical = super::fingerprint::canonical;
-    serde_json::from_str::<BuildRecord>(&text).ok().filter(|record| canonical(&record.out) == canonical(out))
+    serde_json::from_str::<BuildRecord>(&text).ok().filter(|record| canonical(&record.summary.out) == canonical(out))
 }
 
 /// Saves the record; a cache that cannot be written only costs the next build time.
@@ -133,6 +128,7 @@ pub(super) fn write_whole_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diag::Diagnostic;
 
     #[test]
     fn pairs_come_back_as_saved_and_a_damaged_file_gives_none() {
@@ -155,20 +151,22 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path().join("public");
         let record = BuildRecord {
-            out: out.clone(),
             fingerprint: "f".into(),
             generation: "g".into(),
-            skills: 1,
-            repos: 1,
-            pages: 2,
-            files: 3,
-            bytes: 4,
-            diagnostics: vec![Diagnostic::warning("a/SKILL.md", Some(2), "has no `name`")],
+            summary: BuildSummary {
+                out: out.clone(),
+                skills: 1,
+                repos: 1,
+                pages: 2,
+                files: 3,
+                bytes: 4,
+                diagnostics: vec![Diagnostic::warning("a/SKILL.md", Some(2), "has no `name`")],
+            },
         };
         let path = tmp.path().join("last-build.json");
         save_record(&path, &record);
         let loaded = load_record(&path, &out).unwrap();
-        assert_eq!((loaded.fingerprint.as_str(), loaded.diagnostics.len()), ("f", 1));
+        assert_eq!((loaded.fingerprint.as_str(), loaded.summary.diagnostics.len()), ("f", 1));
         assert!(load_record(&path, &tmp.path().join("elsewhere")).is_none());
         forget_record(&path);
         assert!(load_record(&path, &out).is_none());

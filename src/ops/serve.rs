@@ -231,14 +231,14 @@ pub fn serve(options: &ServeOptions) -> anyhow::Result<()> {
                 plan.config.clone()
             };
             let report = build_in_session(&build_options, config, &mut session).map_err(|e| e.to_string())?;
-            crate::diag::print_all(&report.diagnostics, verbose);
+            crate::diag::print_all(&report.summary.diagnostics, verbose);
             if verbose {
                 report.print_timings();
             }
             Ok(Rebuilt { summary: built(&report), mirror: report.written > MIRROR_AFTER_WRITTEN })
         }
     };
-    crate::diag::print_all(&first.diagnostics, options.verbose);
+    crate::diag::print_all(&first.summary.diagnostics, options.verbose);
     eprintln!("{}", built(&first));
     let start_url = format!("{base_url}{}", plan.start);
     // The first line on stdout is the address, for people and for scripts.
@@ -396,7 +396,7 @@ const MIRROR_AFTER_WRITTEN: usize = 2_000;
 
 /// The line serve prints after each build (scripts and tests wait for it).
 fn built(report: &crate::ops::BuildReport) -> String {
-    format!("built {} skills in {:.2}s", report.skills, report.elapsed.as_secs_f64())
+    format!("built {} skills in {:.2}s", report.summary.skills, report.elapsed.as_secs_f64())
 }
 
 /// How long the watcher must be quiet before a change is built.

@@ -66,7 +66,10 @@ pub(super) fn input_fingerprint(options: &BuildOptions, root: &Path, config: &Co
         None => root.join("public"),
     };
     let mut print = incr::with_program();
-    print.text(&serde_json::to_string(config).expect("the config serializes")).text(&out.to_string_lossy()).number(u64::from(options.minify));
+    print
+        .text(&serde_json::to_string(config).expect("the config serializes"))
+        .text(&out.to_string_lossy())
+        .number(u64::from(options.minify));
     for folder in ["catalog.toml", "templates", "static", "data"] {
         print.tree(&root.join(folder));
     }

@@ -12,13 +12,13 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::config::Config;
-use crate::diag::Diagnostic;
 use crate::error::Result;
 use crate::incr;
 use crate::model::Catalog;
 use crate::progress::Progress;
 use crate::render::{self, Renderer};
 use crate::sources;
+use crate::summary::BuildSummary;
 use crate::write::{self, SiteWriter};
 
 use catalog::{Assembled, Texts, assemble_catalog, discover_catalog, input_fingerprint};
@@ -39,13 +39,8 @@ pub struct BuildOptions {
 
 #[derive(Debug)]
 pub struct BuildReport {
-    pub out: PathBuf,
-    pub skills: usize,
-    pub repos: usize,
-    pub pages: usize,
-    pub files: usize,
-    pub bytes: u64,
-    pub diagnostics: Vec<Diagnostic>,
+    /// The same summary the build record keeps for the next build.
+    pub summary: BuildSummary,
     /// Skills read, parsed, analyzed and scanned; the others came unchanged from the cache.
     pub skills_read: usize,
     /// Skill folders whose files were read to tell whether they changed; the others had the
@@ -123,18 +118,12 @@ fn build_in(
             session.put_back(found);
         }
         return Ok(BuildReport {
-            out: out_dir,
-            skills: record.skills,
-            repos: record.repos,
-            pages: record.pages,
-            files: record.files,
-            bytes: record.bytes,
+            reused_pages: record.summary.pages,
+            summary: BuildSummary { out: out_dir, ..record.summary },
             skills_read: 0,
             skills_hashed: 0,
             written: 0,
-            reused_pages: record.pages,
             up_to_date: true,
-            diagnostics: record.diagnostics,
             elapsed: started.elapsed(),
             timings,
         });
@@ -174,10 +163,8 @@ fn build_in(
     stage("render, write");
     let (out, written, manifests) = writer.publish_keeping()?;
     stage("publish");
-    let record = incr::BuildRecord {
-        out: out.clone(),
-        fingerprint,
-        generation: written.generation.clone(),
+    let summary = BuildSummary {
+        out,
         skills: catalog.skills.len(),
         repos: catalog.repos.len(),
         pages: stats.pages,
@@ -185,7 +172,8 @@ fn build_in(
         bytes: written.bytes,
         diagnostics: catalog.diagnostics.clone(),
     };
-    incr::store::save_record(&record_path(&out), &record);
+    let record = incr::BuildRecord { fingerprint, generation: written.generation.clone(), summary };
+    incr::store::save_record(&record_path(&record.summary.out), &record);
     match session {
         Some(session) => {
             session.keep(catalog, texts, sources, kept);
@@ -196,18 +184,12 @@ fn build_in(
         None => crate::drop_later((catalog, texts, sources, manifests)),
     }
     Ok(BuildReport {
-        out,
-        skills: record.skills,
-        repos: record.repos,
-        pages: record.pages,
-        files: record.files,
-        bytes: record.bytes,
+        summary: record.summary,
         skills_read,
         skills_hashed,
         written: written.written,
         reused_pages: written.reused_pages,
         up_to_date: false,
-        diagnostics: record.diagnostics,
         elapsed: started.elapsed(),
         timings,
     })
