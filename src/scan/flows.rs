@@ -13,23 +13,12 @@ use super::rule_regex as re;
 use regex::Regex;
 
 use super::rules::Severity;
+use super::script::targets::{CRED_SOURCE, DECODED_PREFIX, SECRET_CALL, TARGET_RES, TARGETS};
 use super::text::{Region, RegionKind};
 use super::{Sink, destinations};
 
 static LITERAL: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#""((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`([^`]*)`"#).expect("valid"));
-/// A credential store, in a path put together from a line's string literals.
-pub(crate) static CRED_SOURCE: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(\.ssh/(id_|\*|$)|\.ssh$|^\.ssh/?|\.aws/credentials|\.aws/?$|\.netrc|\.git-credentials|\.pgpass|\.kube/config|\.docker/config\.json|\.npmrc|\.pypirc|\.gnupg|/etc/shadow|login data|cookies\.sqlite|/cookies$|logins\.json|key4\.db|local state$|wallet\.dat|\.config/gh/hosts|\.claude/\.credentials|keychains?/|\.password-store|\.electrum|\.ethereum/keystore|exodus|metamask)"#,
-    )
-});
-/// The whole environment, or a keychain, read in code.
-pub(crate) static SECRET_CALL: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r#"(\bdict\s*\(\s*os\.environ\s*\)|\bos\.environ\.(copy|items)\s*\(|\{\s*\*\*os\.environ|json\.dumps\s*\(\s*(dict\()?os\.environ|\bstr\s*\(\s*os\.environ\s*\)|json\.stringify\s*\(\s*process\.env\s*\)|object\.(entries|keys)\s*\(\s*process\.env\s*\)|\{\s*\.\.\.process\.env\s*\}|\bsecurity\s+(find|dump)-(generic|internet)-password|\bdump-keychain\b|\bget-childitem\s+env:|\[environment\]::getenvironmentvariables)"#,
-    )
-});
 static NETWORK_SINK: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r#"(\brequests\.(post|put|patch|get|request)\s*\(|\bhttpx\.(post|put|get|request)\s*\(|\burlopen\s*\(|urllib\.request\.request\s*\(|\bhttp\.client\.|\.sendall?\s*\(|\bsmtplib\.|\bftplib\.|\bfetch\s*\(|\baxios(\.(post|put|get|request))?\s*\(|\bhttps?\.request\s*\(|xmlhttprequest|sendbeacon|\bnew\s+websocket\s*\(|\binvoke-(webrequest|restmethod)\b|\bnet\.webclient\b|\buploadstring\b|\bcurl\b.*\s(-d|--data\S*|-f|--form|-t|--upload-file)\b|\bwget\b.*--post-(data|file)|\b(nc|ncat)\s+\S+\s+\d+)"#,
@@ -56,26 +45,6 @@ static WRITE: LazyLock<Regex> = LazyLock::new(|| {
         r#"(\bopen\s*\([^)]*,\s*(f?["'](a|w|a\+|w\+|ab|wb)["']|mode\s*=)|\.write_text\s*\(|\.write_bytes\s*\(|\bappendfile(sync)?\s*\(|\bwritefile(sync)?\s*\(|\bcreatewritestream\s*\(|\b(add|set)-content\b|\bout-file\b|>>|\bfile\.write\b|\bfile_put_contents\b|\bcopyfile(sync)?\s*\(|\bshutil\.copy\w*\s*\()"#,
     )
 });
-/// (rule, what, target pattern) for persistence targets, read in literals joined into a path.
-pub(crate) const TARGETS: &[(&str, &str, &str)] = &[
-    (
-        "persistence-shell-rc",
-        "a shell startup file",
-        r"(^|/)\.(bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|kshrc|cshrc|tcshrc)$|\.config/fish/config\.fish$|^/etc/(profile|bash\.bashrc|zshrc|environment)$|^/etc/profile\.d/|powershell_profile\.ps1$|microsoft\.powershell_profile",
-    ),
-    ("persistence-cron", "cron", r"^/etc/cron|^/var/spool/cron|^/etc/crontab"),
-    (
-        "persistence-autostart",
-        "an autostart location",
-        r"library/launchagents|library/launchdaemons|/etc/systemd/|\.config/systemd/|\.config/autostart|/etc/xdg/autostart|/etc/init\.d/|/etc/rc\.local|\.git/hooks/|start menu/programs/startup|currentversion\\\\?run",
-    ),
-    (
-        "agent-config-tamper",
-        "the agent's configuration",
-        r"\.claude/(settings(\.local)?\.json|hooks|commands|agents)|\.claude\.json$|(^|/)claude\.md$|(^|/)agents\.md$|(^|/)gemini\.md$|\.cursor/(rules|mcp\.json)|\.cursorrules$|\.windsurfrules$|copilot-instructions\.md$|(^|/)\.?mcp\.json$|claude_desktop_config\.json$|\.codex/config\.toml$|\.gemini/settings\.json$",
-    ),
-];
-pub(crate) static TARGET_RES: LazyLock<Vec<Regex>> = LazyLock::new(|| TARGETS.iter().map(|(_, _, p)| re(p)).collect());
 static SUPPLY: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r#"(\b(pip3?|uv\s+pip|python3?\s+-m\s+pip|pipx)\s+install\b[^\n;&|]*?(\s(--extra-index-url|--index-url|-i|--trusted-host|-f|--find-links)[\s=]\S+|\sgit\+\S+|\s(https?|ftp)://\S+)|\b(npm|pnpm|yarn|bun)\s+(install|i|add)\b[^\n;&|]*?\s(git\+\S+|github:\S+|(https?|ftp)://\S+|\S+\.tgz\b|--registry[\s=]\S+)|\bnpm\s+config\s+set\s+registry\b|\bcargo\s+install\b[^\n;&|]*\s--git\s|\bgem\s+install\b[^\n;&|]*\s--source\s)"#,
@@ -86,12 +55,16 @@ static HARDCODED: LazyLock<Regex> = LazyLock::new(|| {
         r#"\b([a-z0-9_]*(password|passwd|pwd|secret|api_?key|apikey|access_?key|auth_?token|access_?token|private_?key|client_?secret|bot_?token)[a-z0-9_]*)["']?\s*[:=]\s*["']([^"'\s]{8,})["']"#,
     )
 });
-/// Programs that send what they are given over the network, in a command line.
-pub(crate) static SENDS_IN_SHELL: LazyLock<Regex> = LazyLock::new(|| {
-    re(r"\b(curl|wget|nc|ncat|netcat|socat|telnet|scp|rsync|sftp|ftp|invoke-webrequest|invoke-restmethod|iwr|irm)\b")
-});
 static BASE64_LITERAL: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"["'`]([A-Za-z0-9+/]{24,}={0,2})["'`]"#).expect("valid"));
+
+/// Code found inside code (a heredoc, a string run by an interpreter) read by every reader of
+/// code, as a script file of its language would be; the parsers call back here, so that they
+/// need not know the line readers.
+fn read_again(sink: &mut Sink, region: &Region) {
+    super::commands::check(sink, std::slice::from_ref(region));
+    check(sink, std::slice::from_ref(region));
+}
 
 /// Reads every code region.
 pub fn check(sink: &mut Sink, regions: &[Region]) {
@@ -114,7 +87,7 @@ pub fn check(sink: &mut Sink, regions: &[Region]) {
                 let lang = (found.has(Group::Flow) || found.has(Group::Exec))
                     .then(|| super::script::lang_of(sink.file, region, code))
                     .flatten();
-                let parsed = lang.is_some_and(|lang| super::script::check(sink, region, lang));
+                let parsed = lang.is_some_and(|lang| super::script::check(sink, region, lang, read_again));
                 if found.has(Group::Flow) && !(parsed && lang != Some(super::script::engine::Lang::Shell)) {
                     value_flows(sink, &lines);
                 }
@@ -640,8 +613,6 @@ fn decoded_literals(sink: &mut Sink, lines: &[Line]) {
         }
     }
 }
-
-pub(crate) const DECODED_PREFIX: &str = "<decoded>.";
 
 fn decoded_kind(text: &str) -> &'static str {
     if text.contains("import ") || text.contains("def ") || text.contains("require(") { "py" } else { "sh" }

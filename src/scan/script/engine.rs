@@ -3,8 +3,8 @@
 //! network sends, interpreters and writes to startup files are sinks. A tainted value that
 //! reaches a sink is a finding with its chain (source line, sink line).
 
+use super::targets::{CRED_SOURCE, DECODED_PREFIX, SECRET_CALL, SENDS_IN_SHELL, TARGET_RES, TARGETS};
 use super::value::{Origin, Val, decode, home_normalized};
-use crate::scan::flows::{CRED_SOURCE, SECRET_CALL, TARGET_RES, TARGETS};
 use crate::scan::rules::{Severity, known};
 use crate::scan::{Sink, text};
 
@@ -254,16 +254,21 @@ const WRITES_SECOND: &[&str] = &[
 ];
 
 /// The calls' sinks report here; sub-scans of code handed to an interpreter too.
+/// Reads code found inside code with every reader of code (given by the caller, so that the
+/// parsers need not know the line readers).
+pub type ReadAgain = fn(&mut Sink, &crate::scan::text::Region);
+
 pub struct Engine<'s, 't> {
     pub sink: &'s mut Sink<'t>,
     pub lang: Lang,
+    pub read_again: ReadAgain,
     /// Files written with downloaded content: (path, where the download came from).
     downloaded: Vec<(String, Origin)>,
 }
 
 impl<'s, 't> Engine<'s, 't> {
-    pub fn new(sink: &'s mut Sink<'t>, lang: Lang) -> Self {
-        Engine { sink, lang, downloaded: Vec::new() }
+    pub fn new(sink: &'s mut Sink<'t>, lang: Lang, read_again: ReadAgain) -> Self {
+        Engine { sink, lang, read_again, downloaded: Vec::new() }
     }
 
     /// What a call returns, reporting the sinks it reaches.
@@ -419,7 +424,7 @@ impl<'s, 't> Engine<'s, 't> {
                 self.chain("remote-code-run", c, &origin, &format!("runs {file} with {name}"));
             }
             if let Some(origin) = c.args.iter().find_map(|v| v.secret.clone())
-                && crate::scan::flows::SENDS_IN_SHELL.is_match(&line)
+                && SENDS_IN_SHELL.is_match(&line)
             {
                 self.chain("exfiltration", c, &origin, &format!("sends it with {name}"));
             }
@@ -516,7 +521,7 @@ impl<'s, 't> Engine<'s, 't> {
             return;
         }
         DEPTH.set(DEPTH.get() + 1);
-        let path = format!("{}{}", crate::scan::flows::DECODED_PREFIX, lang.ext());
+        let path = format!("{}{}", DECODED_PREFIX, lang.ext());
         let found = crate::scan::scan_text(&path, code, false);
         DEPTH.set(DEPTH.get() - 1);
         for finding in found {

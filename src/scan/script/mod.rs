@@ -12,9 +12,10 @@ pub mod engine;
 pub mod js;
 pub mod python;
 pub mod shell;
+pub mod targets;
 pub mod value;
 
-use engine::{Engine, Lang};
+use engine::{Engine, Lang, ReadAgain};
 
 use super::Sink;
 use super::text::{Region, RegionKind};
@@ -70,14 +71,14 @@ pub fn lang_of(path: &str, region: &Region, code: &str) -> Option<Lang> {
 
 /// Parses one code region and follows its values; false when it was not parsed (too large,
 /// or a language without a parser here), so the caller's line readers take over.
-pub fn check(sink: &mut Sink, region: &Region, lang: Lang) -> bool {
+pub fn check(sink: &mut Sink, region: &Region, lang: Lang, read_again: ReadAgain) -> bool {
     let text: &str = sink.text;
     let code = &text[region.start..region.end];
     if code.len() > MAX_PARSED_BYTES {
         return false;
     }
     let path = sink.file;
-    let mut engine = Engine::new(sink, lang);
+    let mut engine = Engine::new(sink, lang, read_again);
     match lang {
         Lang::Python => python::walk(&mut engine, code, region.start),
         Lang::Js => js::walk(&mut engine, code, region.start, path),

@@ -8,8 +8,8 @@ use std::collections::HashMap;
 use tree_sitter::Node;
 
 use super::engine::{Engine, Lang};
+use super::targets::{CRED_SOURCE, SECRET_CALL};
 use super::value::{Origin, Val, home_normalized};
-use crate::scan::flows::{CRED_SOURCE, SECRET_CALL};
 use crate::scan::text::{Region, RegionKind};
 
 const BUDGET: usize = 400_000;
@@ -327,9 +327,7 @@ impl<'c> Walker<'_, '_, '_, 'c> {
                 };
                 // Every reader of code, as for a script file of that language: the parser,
                 // and the line readers (shell in its string literals, line patterns).
-                let sink = &mut *self.eng.sink;
-                crate::scan::commands::check(sink, std::slice::from_ref(&region));
-                crate::scan::flows::check(sink, std::slice::from_ref(&region));
+                (self.eng.read_again)(&mut *self.eng.sink, &region);
             }
         }
         value
