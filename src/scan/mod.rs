@@ -14,7 +14,6 @@ pub mod instructions;
 pub mod lines;
 pub mod report;
 pub mod rules;
-pub mod rules_behaviour;
 pub mod script;
 pub mod secrets;
 pub mod shell;
