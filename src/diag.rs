@@ -56,8 +56,8 @@ pub fn print_all(diagnostics: &[Diagnostic], all: bool) {
     }
     if !listed {
         eprintln!(
-            "... {} diagnostics in all; -v lists every one, and the site's report/ page has them too",
-            diagnostics.len()
+            "... {} in all; -v lists every one, and the site's report/ page has them too",
+            crate::plural::count(diagnostics.len(), "diagnostic")
         );
     }
 }

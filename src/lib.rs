@@ -16,6 +16,7 @@ pub mod lazy;
 pub mod model;
 pub mod ops;
 pub mod parse;
+pub mod plural;
 pub mod progress;
 pub mod relate;
 pub mod render;

@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand};
 
 use catalog::diag::Level;
 use catalog::ops;
+use catalog::plural::count;
 
 /// mimalloc rather than the system allocator: a build allocates many small strings from every
 /// thread at once, and glibc malloc took 16% of a 60,000-skill build's CPU time.
@@ -197,7 +198,7 @@ fn build_with_progress(options: &ops::BuildOptions, quiet: bool) -> anyhow::Resu
     } else {
         Progress::new(|stage, done, total| {
             if done == 0 {
-                eprintln!("{} {total} skills", stage.verb());
+                eprintln!("{} {}", stage.verb(), count(total, "skill"));
             }
         })
     };
@@ -280,13 +281,9 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 let commit =
                     row.commit.as_deref().map(|c| format!("at commit {c}")).unwrap_or_else(|| "no commit".into());
                 match (row.skills, &row.problem) {
-                    (Some(skills), _) => println!(
-                        "{}  {} ({}), {commit}, {skills} skill{}",
-                        row.repo,
-                        row.location,
-                        row.kind,
-                        if skills == 1 { "" } else { "s" }
-                    ),
+                    (Some(skills), _) => {
+                        println!("{}  {} ({}), {commit}, {}", row.repo, row.location, row.kind, count(skills, "skill"))
+                    }
                     (None, problem) => {
                         println!("{}  {} ({}): {}", row.repo, row.location, row.kind, problem.as_deref().unwrap_or(""))
                     }
@@ -302,7 +299,7 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             let report = ops::stats::stats(&args.root, &options)?;
             if !cli.quiet {
                 for (repo, stars) in &report.updated {
-                    eprintln!("{repo}: {stars} stars");
+                    eprintln!("{repo}: {}", count(*stars, "star"));
                 }
             }
             for (repo, why) in &report.failed {
@@ -310,9 +307,9 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
             }
             if !cli.quiet {
                 eprintln!(
-                    "refreshed {} of {} repositories in {}",
+                    "refreshed {} of {} in {}",
                     report.updated.len(),
-                    report.updated.len() + report.failed.len(),
+                    count(report.updated.len() + report.failed.len(), "repository"),
                     catalog::repo_data::REPO_DATA_FILE
                 );
             }
@@ -345,27 +342,27 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                     "nothing changed since the last build".to_string()
                 } else {
                     format!(
-                        "{} skills read, {} pages rendered, {} files written",
-                        report.skills_read,
-                        report.summary.pages.saturating_sub(report.reused_pages),
-                        report.written
+                        "{} read, {} rendered, {} written",
+                        count(report.skills_read, "skill"),
+                        count(report.summary.pages.saturating_sub(report.reused_pages), "page"),
+                        count(report.written, "file")
                     )
                 };
                 eprintln!(
-                    "built {} skills from {} repositories: {} pages, {} files ({:.1} MB) in {} in {:.2}s ({work}); {} errors, {} warnings",
-                    report.summary.skills,
-                    report.summary.repos,
-                    report.summary.pages,
-                    report.summary.files,
+                    "built {} from {}: {}, {} ({:.1} MB) in {} in {:.2}s ({work}); {}, {}",
+                    count(report.summary.skills, "skill"),
+                    count(report.summary.repos, "repository"),
+                    count(report.summary.pages, "page"),
+                    count(report.summary.files, "file"),
                     report.summary.bytes as f64 / 1e6,
                     report.summary.out.display(),
                     report.elapsed.as_secs_f64(),
-                    errors,
-                    warnings
+                    count(errors, "error"),
+                    count(warnings, "warning")
                 );
             }
             if args.strict && !report.summary.diagnostics.is_empty() {
-                eprintln!("error: --strict: {} diagnostics", report.summary.diagnostics.len());
+                eprintln!("error: --strict: {}", count(report.summary.diagnostics.len(), "diagnostic"));
                 return Ok(ExitCode::from(1));
             }
             Ok(ExitCode::SUCCESS)

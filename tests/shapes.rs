@@ -174,7 +174,8 @@ fn every_page_and_the_api_count_the_skills_alike_and_the_one_left_out_once() {
     assert_eq!((index["count"].as_u64(), index["left_out"].as_u64()), (Some(24), Some(1)));
     assert_eq!((repo["count"].as_u64(), repo["left_out"].as_u64()), (Some(24), Some(1)));
     let home = text_of(&read("index.html"));
-    assert!(home.contains("24 skills ( 1 more left out )"), "{home}");
+    assert!(home.contains("24 skills ( 1 more left out ) · 1 repository · 1 owner ·"), "{home}");
+    assert!(home.contains("All 1 repository"), "{home}");
     let repo_html = read("shapes/skills/index.html");
     let repo_page = text_of(&repo_html);
     assert!(repo_page.contains("Skills 24 Left out 1 more left out"), "{repo_page}");
@@ -184,6 +185,21 @@ fn every_page_and_the_api_count_the_skills_alike_and_the_one_left_out_once() {
     assert!(skill_page.contains("Skills in repo 24"), "{skill_page}");
     assert!(skill_page.contains("All 24 skills in this repo"), "{skill_page}");
     assert!(read("report/index.html").contains("skills/no-key-lines/SKILL.md:2"));
+}
+
+#[test]
+fn the_build_line_counts_in_words() {
+    let out = tempfile::tempdir().unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_catalog"))
+        .args(["build", "--offline", "--root"])
+        .arg(fixture())
+        .arg("--out")
+        .arg(out.path().join("site"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("built 24 skills from 1 repository: "), "{stderr}");
+    assert!(regex::Regex::new(r"; 1 error, \d+ warnings\n").unwrap().is_match(&stderr), "{stderr}");
 }
 
 #[test]

@@ -396,7 +396,7 @@ const MIRROR_AFTER_WRITTEN: usize = 2_000;
 
 /// The line serve prints after each build (scripts and tests wait for it).
 fn built(report: &crate::ops::BuildReport) -> String {
-    format!("built {} skills in {:.2}s", report.summary.skills, report.elapsed.as_secs_f64())
+    format!("built {} in {:.2}s", crate::plural::count(report.summary.skills, "skill"), report.elapsed.as_secs_f64())
 }
 
 /// How long the watcher must be quiet before a change is built.

@@ -117,9 +117,7 @@ impl Taxonomy {
 
         let mut categories = Vec::new();
         for declared in frontmatter_values(fm, &["category", "categories"]) {
-            let topic = self
-                .category_named(&declared)
-                .unwrap_or_else(|| Topic { id: slugify(&declared), name: declared.clone() });
+            let topic = self.category_named(&declared).unwrap_or_else(|| declared_category(&declared));
             if !categories.contains(&topic) {
                 categories.push(topic);
             }
@@ -150,17 +148,42 @@ impl Taxonomy {
         Topics { tags, categories, products }
     }
 
+    /// The taxonomy's category that `name` names by its id, name or an alias, written with
+    /// spaces or as an identifier (`data_analysis`, `data-analysis`, "Data analysis").
     fn category_named(&self, name: &str) -> Option<Topic> {
-        let wanted = name.trim().to_lowercase();
+        let wanted = spaced(name);
         self.categories
             .iter()
             .find(|c| {
-                c.id == wanted
-                    || c.name.to_lowercase() == wanted
-                    || c.aliases.iter().any(|a| a.to_lowercase() == wanted)
+                spaced(&c.id) == wanted || spaced(&c.name) == wanted || c.aliases.iter().any(|a| spaced(a) == wanted)
             })
             .map(topic)
     }
+}
+
+/// Lower case, `_` and `-` read as spaces, runs of spaces as one.
+fn spaced(text: &str) -> String {
+    text.to_lowercase()
+        .split(|c: char| c.is_whitespace() || c == '_' || c == '-')
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A category the frontmatter declares that the taxonomy does not hold. Pages show categories
+/// by name, so an identifier is made one (`tool_guide` is "Tool guide"); a value with spaces or
+/// capitals is a name already and is kept as written. Its page is found at its name's slug.
+fn declared_category(declared: &str) -> Topic {
+    let declared = declared.trim();
+    let identifier = !declared.contains(char::is_whitespace) && !declared.contains(char::is_uppercase);
+    let name = if identifier {
+        let words = spaced(declared);
+        let mut chars = words.chars();
+        chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
+    } else {
+        declared.to_string()
+    };
+    Topic { id: slugify(&name), name }
 }
 
 fn topic(def: &TopicDef) -> Topic {
@@ -269,6 +292,18 @@ mod tests {
         )
         .unwrap();
         assert_eq!(t.categories[0].keywords, ["node.js tools"]);
+    }
+
+    #[test]
+    fn declared_categories_are_shown_by_name_never_by_identifier() {
+        let t = Taxonomy::embedded();
+        assert_eq!(t.category_named("code_review").map(|c| c.name), Some("Code Quality & Review".to_string()));
+        assert_eq!(t.category_named("Code  Review").map(|c| c.id), Some("code-review".to_string()));
+        let guide = t.category_named("tool_guide").unwrap_or_else(|| declared_category("tool_guide"));
+        assert_eq!(guide, Topic { id: "tool-guide".into(), name: "Tool guide".into() });
+        assert_eq!(declared_category("tool-guide"), guide);
+        assert_eq!(declared_category("Developer Tooling").name, "Developer Tooling");
+        assert_eq!(declared_category(" security_audits ").name, "Security audits");
     }
 
     #[test]

@@ -135,7 +135,7 @@ impl Listings<'_> {
                 TopicKind::Tag => format!("Skills tagged “{}”", topic.name),
                 TopicKind::Product => format!("Skills that work with {}", topic.name),
             };
-            let intro = format!("{} skill{}.", skills.len(), if skills.len() == 1 { "" } else { "s" });
+            let intro = format!("{}.", crate::plural::count(skills.len(), "skill"));
             let base = kind.page_dir(&topic.id);
             self.write_listing(&base, &heading, &intro, (kind.plural(), &index_dir), &skills)
         });

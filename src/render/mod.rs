@@ -74,6 +74,7 @@ impl Renderer {
     pub fn with_theme(theme: Option<&Path>, program: Hash) -> Result<Renderer> {
         let mut tera = tera::Tera::new();
         tera.autoescape_on(vec![".html"]);
+        register_filters(&mut tera);
         let mut templates: Vec<(String, String)> =
             TEMPLATES.iter().map(|(n, t)| (n.to_string(), t.to_string())).collect();
         let mut static_files: Vec<(String, Vec<u8>)> =
@@ -150,6 +151,18 @@ impl Renderer {
         let key = hash_parts(&[&self.identity[..], template.as_bytes(), &[0], &inputs[..]]);
         out.write_page(path, key, || self.render(template, &build()?))
     }
+}
+
+/// `{{ n | count(of="repository") }}` is "1 repository" or "2 repositories"; `plural` is the
+/// noun alone, for markup around the number (see [`crate::plural`]).
+fn register_filters(tera: &mut tera::Tera) {
+    use tera::{Kwargs, State, TeraResult};
+    tera.register_filter("count", |n: u64, kwargs: Kwargs, _: &State| -> TeraResult<String> {
+        Ok(crate::plural::count(n, kwargs.must_get::<&str>("of")?))
+    });
+    tera.register_filter("plural", |n: u64, kwargs: Kwargs, _: &State| -> TeraResult<String> {
+        Ok(crate::plural::noun(n, kwargs.must_get::<&str>("of")?).into_owned())
+    });
 }
 
 fn error_chain(err: &dyn std::error::Error) -> String {
@@ -350,7 +363,7 @@ pub fn render_site(
                 &listing::home(catalog, &topic_index, &shown, &all, &site),
             )?;
             let mut dirs = vec![String::new()];
-            let intro = format!("All {} skills in this catalog, by name.", all.len());
+            let intro = format!("All {} in this catalog, by name.", crate::plural::count(all.len(), "skill"));
             dirs.extend(listings.write_listing("skills/", "All skills", &intro, ("", ""), &all)?);
             for kind in [topics::TopicKind::Category, topics::TopicKind::Product, topics::TopicKind::Tag] {
                 dirs.extend(listings.write_topics(&topic_index, kind)?);

@@ -95,13 +95,16 @@ pub fn skill_ctx(
     ];
     let copies = copies_ctx(catalog, index, &root);
     if let Some(copies) = &copies {
-        let s = if copies.used_in == 1 { "" } else { "s" };
-        facts.push(Fact { label: "Used in", ..known(format!("{} other owner{s}", copies.used_in)) });
+        facts.push(Fact { label: "Used in", ..known(crate::plural::count(copies.used_in, "other owner")) });
     }
 
     let mut glance = Vec::new();
     if !digest.body().steps.is_empty() {
-        glance.push(format!("Works in {} steps: {}", digest.body().steps.len(), digest.body().steps.join(" → ")));
+        glance.push(format!(
+            "Works in {}: {}",
+            crate::plural::count(digest.body().steps.len(), "step"),
+            digest.body().steps.join(" → ")
+        ));
     }
     if let Some(first) = digest.body().when_to_use.first() {
         glance.push(first.clone());
@@ -313,9 +316,8 @@ fn safety(skill: &Skill, blob_dir: Option<&str>) -> Safety {
     let where_ = if others == 0 {
         "SKILL.md".to_string()
     } else {
-        format!("SKILL.md or the {others} other file{} in its folder", if others == 1 { "" } else { "s" })
+        format!("SKILL.md or the {} in its folder", crate::plural::count(others, "other file"))
     };
-    let plural = |n: usize| if n == 1 { "" } else { "s" };
     let verdict = scan.verdict();
     let (label, summary) = match verdict {
         Verdict::Passed => {
@@ -324,15 +326,15 @@ fn safety(skill: &Skill, blob_dir: Option<&str>) -> Safety {
         Verdict::Notes => (
             "Auto-check: notes".to_string(),
             format!(
-                "The automated check found {active} thing{} worth a look in {where_}, none high or critical.",
-                plural(active)
+                "The automated check found {} worth a look in {where_}, none high or critical.",
+                crate::plural::count(active, "thing")
             ),
         ),
         Verdict::Failed => (
             "Auto-check failed".to_string(),
             format!(
-                "The automated check found {active} finding{} in {where_}, {serious} of them high or critical. Read them before installing.",
-                plural(active)
+                "The automated check found {} in {where_}, {serious} of them high or critical. Read them before installing.",
+                crate::plural::count(active, "finding")
             ),
         ),
     };
@@ -554,7 +556,7 @@ fn list_with_more(items: &[String], shown: usize, noun: &str) -> String {
     };
     let more = items.len().saturating_sub(shown);
     if more > 0 {
-        text.push_str(&format!(", plus {more} more {noun}{}", if more == 1 { "" } else { "s" }));
+        text.push_str(&format!(", plus {more} more {}", crate::plural::noun(more as u64, noun)));
     }
     text
 }
@@ -652,9 +654,8 @@ fn faq(skill: &Skill, repo: &Repo, input: FaqInput) -> Vec<Qa> {
             "SKILL.md contains no URLs. Any network use would come from the scripts or tools the agent runs. This is read from the text; nothing was executed.".to_string()
         } else {
             format!(
-                "SKILL.md mentions {} URL{}: {}. This is read from the text; nothing was executed.",
-                caps.urls.len(),
-                if caps.urls.len() == 1 { "" } else { "s" },
+                "SKILL.md mentions {}: {}. This is read from the text; nothing was executed.",
+                crate::plural::count(caps.urls.len(), "URL"),
                 caps.urls.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
             )
         },
@@ -707,12 +708,12 @@ fn faq(skill: &Skill, repo: &Repo, input: FaqInput) -> Vec<Qa> {
     faq.push(Qa {
         question: format!("Who maintains {title}?"),
         answer: format!(
-            "It is published in {} by {}{}. The repository holds {} skill{}.{}",
+            "It is published in {} by {}{}. The repository holds {} {}.{}",
             repo.id.full(),
             repo.id.owner,
             repo.facts.stars.map(|s| format!(", which has {} GitHub stars", grouped(s as usize))).unwrap_or_default(),
             grouped(repo.skills.len()),
-            if repo.skills.len() == 1 { "" } else { "s" },
+            crate::plural::noun(repo.skills.len() as u64, "skill"),
             repo.facts
                 .updated
                 .map(|t| format!(" The repository was last updated on {}.", t.long_date()))
