@@ -161,10 +161,25 @@ mod tests {
     }
 
     #[test]
-    fn six_agents_with_filled_commands() {
+    fn every_agent_with_filled_commands() {
         let tabs = AGENTS.install_for(&vars());
         let names: Vec<&str> = tabs.iter().map(|t| t.name.as_str()).collect();
-        assert_eq!(names, ["Claude Code", "Codex", "Cursor", "Gemini CLI", "GitHub Copilot", "OpenCode"]);
+        assert_eq!(
+            names,
+            [
+                "Claude Code",
+                "Codex",
+                "Cursor",
+                "Gemini CLI",
+                "GitHub Copilot",
+                "OpenCode",
+                "Windsurf",
+                "Kiro",
+                "Roo Code",
+                "Cline",
+                "Goose"
+            ]
+        );
         assert_eq!(
             tabs[0].options[0].command,
             "npx skills add HKUDS/OpenSpace --skill code-exec-fallback -a claude-code"
@@ -177,6 +192,34 @@ mod tests {
         assert!(tabs.iter().flat_map(|t| &t.options).all(|o| !o.command.contains('{')), "unfilled placeholder");
         assert!(tabs[3].notice.as_deref().unwrap().contains("Antigravity"));
         assert!(!tabs[1].options.iter().any(|o| o.command.contains("$skill-installer")));
+    }
+
+    #[test]
+    fn every_agent_installs_into_a_folder_it_loads_and_links_its_makers_page() {
+        let tabs = AGENTS.install_for(&vars());
+        for (agent, tab) in AGENTS.agents.iter().zip(&tabs) {
+            assert!(agent.docs.starts_with("https://"), "{}", agent.id);
+            let project = format!("{}/", agent.project_dir);
+            assert!(agent.loads_from.contains(&project), "{} loads from {:?}", agent.id, agent.loads_from);
+            // The copy goes where the agent looks, and the sentence for the agent names that folder.
+            let copy = tab.options.iter().find(|o| o.command.starts_with("git clone")).expect("a copy command");
+            assert!(
+                copy.command.contains(&format!(
+                    "cp -r skills-src/benchmarks/gdpval/skills/code-exec-fallback {project}code-exec-fallback"
+                )),
+                "{}",
+                copy.command
+            );
+            assert!(
+                tab.options.last().unwrap().command.contains(&format!("into {project}code-exec-fallback/")),
+                "{}",
+                agent.id
+            );
+        }
+        let cline = tabs.iter().find(|t| t.id == "cline").unwrap();
+        assert!(cline.notice.as_deref().unwrap().contains("Enable Skills"));
+        let windsurf = tabs.iter().find(|t| t.id == "windsurf").unwrap();
+        assert!(windsurf.options[0].note.contains("~/.codeium/windsurf/skills/"));
     }
 
     #[test]

@@ -108,6 +108,27 @@ fn every_skill_page_has_every_section_in_the_reference_order() {
 }
 
 #[test]
+fn every_agent_in_the_table_has_a_tab_a_search_filter_and_a_place_in_the_api() {
+    let (out, _) = build_into(&project_root());
+    let site = out.path().join("site");
+    let page = read(&site, "HKUDS/OpenSpace/code-exec-fallback/index.html");
+    let search = read(&site, "search/index.html");
+    let api: serde_json::Value =
+        serde_json::from_str(&read(&site, "api/repos/northwind-labs/devops-skills.json")).unwrap();
+    let k8s = api["skills"].as_array().unwrap().iter().find(|s| s["name"] == "k8s-rollout-check").unwrap();
+    let agents = catalog::agents::AGENTS.agents.iter();
+    assert_eq!(agents.len(), 11);
+    for agent in agents {
+        let tab = regex::Regex::new(&format!(r#"id="?panel-{}"#, agent.id)).unwrap();
+        assert!(tab.is_match(&page), "{} has no tab", agent.id);
+        assert!(page.contains(&agent.docs), "{} links its documentation", agent.id);
+        assert!(search.contains(&format!(">{}</option>", agent.name)), "{} is a search filter", agent.id);
+        // A compatibility that names no agent: every agent of the table.
+        assert!(k8s["agents"].as_array().unwrap().iter().any(|a| a == agent.id.as_str()), "{}", agent.id);
+    }
+}
+
+#[test]
 fn broken_frontmatter_is_read_leniently_with_a_warning_on_its_line() {
     let (out, report) = build_into(&project_root());
     let broken: Vec<String> = report

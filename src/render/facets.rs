@@ -28,10 +28,18 @@ pub fn agents_named(compatibility: Option<&str>) -> Vec<&'static str> {
     let named: Vec<&'static str> = AGENTS
         .agents
         .iter()
-        .filter(|a| text.contains(&a.name.to_lowercase()) || text.contains(&a.id))
+        .filter(|a| names_word(&text, &a.name.to_lowercase()) || names_word(&text, &a.id))
         .map(|a| a.id.as_str())
         .collect();
     if named.is_empty() { all() } else { named }
+}
+
+/// Whether `text` holds `word` as a whole word: "declines" names no Cline, "precursor" no Cursor.
+fn names_word(text: &str, word: &str) -> bool {
+    let inside_word = |c: Option<char>| c.is_some_and(char::is_alphanumeric);
+    text.match_indices(word).any(|(at, _)| {
+        !inside_word(text[..at].chars().next_back()) && !inside_word(text[at + word.len()..].chars().next())
+    })
 }
 
 /// The licence as a facet value: the SPDX id, "custom" or "unknown".
@@ -46,5 +54,20 @@ pub fn license_id_of(spdx: Option<&str>, no_licence: bool) -> String {
         (Some(id), _) => id.to_string(),
         (None, true) => "unknown".into(),
         (None, false) => "custom".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agents_are_named_by_whole_words() {
+        assert_eq!(agents_named(Some("Claude Code, Cline and Roo Code")), ["claude-code", "roo-code", "cline"]);
+        assert_eq!(agents_named(Some("Works in Kiro; needs goose 1.25")), ["kiro", "goose"]);
+        let all: Vec<&str> = AGENTS.agents.iter().map(|a| a.id.as_str()).collect();
+        // No agent named: every agent, since all of them load SKILL.md folders.
+        assert_eq!(agents_named(Some("declines precursors")), all);
+        assert_eq!(agents_named(None), all);
     }
 }
