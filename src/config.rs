@@ -27,6 +27,9 @@ pub struct Config {
     /// Scanner findings accepted with a reason; paths are `owner/repo/path/in/repo` globs.
     #[serde(default)]
     pub suppress: Vec<crate::scan::suppress::Suppression>,
+    /// What the site publishes beside its pages (`[publish]`).
+    #[serde(default)]
+    pub publish: PublishConfig,
     /// A preview of a folder that names no repository (no git remote): its pages say that
     /// install commands need one instead of making up an address.
     #[serde(skip_deserializing)]
@@ -58,6 +61,25 @@ pub struct SourceConfig {
 }
 
 fn default_history() -> bool {
+    true
+}
+
+#[derive(Debug, Clone, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct PublishConfig {
+    /// `/.well-known/agent-skills/index.json`, for agents to find the skills by themselves, and
+    /// an archive of each listed skill with files beside SKILL.md.
+    #[serde(default = "default_skill_index")]
+    pub skill_index: bool,
+}
+
+impl Default for PublishConfig {
+    fn default() -> Self {
+        PublishConfig { skill_index: default_skill_index() }
+    }
+}
+
+fn default_skill_index() -> bool {
     true
 }
 

@@ -22,6 +22,7 @@ pub mod relate;
 pub mod render;
 pub mod repo_data;
 pub mod scan;
+pub mod skill_index;
 pub mod slug;
 pub mod sources;
 pub mod summary;

@@ -176,6 +176,11 @@ impl SiteWriter {
     /// Writes a page (or any file) made from `key` (a hash of its template and everything it
     /// shows), calling `render` only when the published file was not made from the same key.
     pub fn write_page(&self, path: &str, key: Hash, render: impl FnOnce() -> Result<String>) -> Result<()> {
+        self.write_bytes(path, key, || render().map(String::into_bytes))
+    }
+
+    /// [`SiteWriter::write_page`] for a file made of bytes that need not be text (an archive).
+    pub fn write_bytes(&self, path: &str, key: Hash, make: impl FnOnce() -> Result<Vec<u8>>) -> Result<()> {
         // The same page minified or not is a different file.
         let key = if self.minify { key } else { hash_parts(&[&key[..], b"as rendered"]) };
         let held = self.held(path);
@@ -188,7 +193,7 @@ impl SiteWriter {
             }
             return Ok(());
         }
-        self.write_held(path, Some(key), render()?.as_bytes(), held)
+        self.write_held(path, Some(key), &make()?, held)
     }
 
     /// Writes one file of a group: files made together from one key (the search index's

@@ -81,6 +81,7 @@ impl ServePlan {
                 line: None,
             }],
             suppress: Vec::new(),
+            publish: Default::default(),
             without_repository,
         };
         // A lone skill sits at its source's root, so its page is owner/repo/<repo name>/.
@@ -520,6 +521,7 @@ fn content_type(path: &Path) -> &'static str {
         Some("svg") => "image/svg+xml",
         Some("xml") => "application/xml",
         Some("md" | "txt") => "text/plain; charset=utf-8",
+        Some("gz") => "application/gzip",
         _ => "application/octet-stream",
     }
 }

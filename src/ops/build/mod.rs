@@ -5,6 +5,7 @@
 mod catalog;
 mod repo;
 mod session;
+mod skill_index;
 
 pub use session::Session;
 
@@ -161,6 +162,11 @@ fn build_in(
         incr::store::save_pairs(&root, SHOWN_MEMO, &loaded_memo.by_skill);
     }
     stage("render, write");
+    if catalog.config.publish.skill_index {
+        let texts = Texts { catalog: &catalog, texts: &texts };
+        skill_index::write_skill_index(&root, &catalog, &texts, &writer)?;
+        stage("skill index");
+    }
     let (out, written, manifests) = writer.publish_keeping()?;
     stage("publish");
     let summary = BuildSummary {
