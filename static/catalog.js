@@ -27,3 +27,31 @@
     setTimeout(function () { button.textContent = old; }, 1500);
   }
 })();
+
+// Opened from a file (file://) rather than served: a link to a folder would show the folder's
+// listing, so links and the search form are pointed at the folders' index.html, and one line
+// says that search needs the site served (`catalog serve --open`).
+(function () {
+  "use strict";
+  if (location.protocol !== "file:") return;
+  function toIndex(url) {
+    // Only the site's own relative links: not an address with a scheme, not a fragment alone.
+    if (!url || /^([a-z][a-z0-9+.-]*:|\/\/|#|\?)/i.test(url)) return url;
+    var cut = url.search(/[?#]/);
+    var path = cut < 0 ? url : url.slice(0, cut), rest = cut < 0 ? "" : url.slice(cut);
+    if (/(^|\/)\.{0,2}$/.test(path) && path !== "") return path.replace(/\/?$/, "/") + "index.html" + rest;
+    return url;
+  }
+  document.querySelectorAll("a[href]").forEach(function (a) {
+    a.setAttribute("href", toIndex(a.getAttribute("href")));
+  });
+  document.querySelectorAll("form[action]").forEach(function (form) {
+    form.setAttribute("action", toIndex(form.getAttribute("action")));
+  });
+  var main = document.getElementById("main");
+  if (!main) return;
+  var note = document.createElement("p");
+  note.className = "file-note";
+  note.textContent = "Opened as a file: pages work, search does not. Run “catalog serve --open” to browse the site served.";
+  main.insertBefore(note, main.firstChild);
+})();

@@ -65,3 +65,25 @@ fn the_site_works_under_a_sub_path() {
     let dom = support::dump_dom(&browser, &format!("{base}sub/search/?q=pandas"));
     assert!(results_of(&dom).contains("CSV Profiler"), "{dom}");
 }
+
+#[test]
+fn a_page_opened_as_a_file_says_so_and_links_to_index_files() {
+    let Some(browser) = support::chromium() else { return };
+    let (_out, site) = built_site();
+    let page = site.join("northwind-labs/devops-skills/k8s-rollout-check/index.html");
+    let dom = support::dump_dom(&browser, &format!("file://{}", page.display()));
+    let doc = scraper::Html::parse_document(&dom);
+    let notes: Vec<String> =
+        doc.select(&scraper::Selector::parse(".file-note").unwrap()).map(|e| e.text().collect()).collect();
+    assert_eq!(notes.len(), 1, "one line says the page is a file: {dom}");
+    assert!(notes[0].contains("catalog serve --open"), "{notes:?}");
+    let hrefs: Vec<&str> =
+        doc.select(&scraper::Selector::parse("a[href]").unwrap()).filter_map(|a| a.value().attr("href")).collect();
+    assert!(hrefs.contains(&"../../../skills/index.html"), "{hrefs:?}");
+    assert!(hrefs.iter().all(|h| !h.ends_with('/') || h.contains("://")), "a folder link left: {hrefs:?}");
+
+    // Served, the page has no such line and its links stay as written.
+    let base = support::serve(&site);
+    let dom = support::dump_dom(&browser, &format!("{base}northwind-labs/devops-skills/k8s-rollout-check/"));
+    assert!(!dom.contains("file-note") && dom.contains("../../../skills/\""), "{dom}");
+}

@@ -97,6 +97,51 @@ fn serves_under_the_base_url_path_and_rebuilds_on_change() {
     wait_for("the edit to show", || support::http_get(&page).1.contains("Rollout Canary Marker"));
 }
 
+/// `catalog serve --open ROOT` with `env` set, its stderr gathered as it comes; and its address.
+fn start_open(root: &Path, env: &[(&str, &Path)]) -> (Server, String, std::sync::Arc<std::sync::Mutex<String>>) {
+    let cache = tempfile::tempdir().unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_catalog"));
+    command.args(["serve", "--port", "0", "--open"]).arg(root).env("XDG_CACHE_HOME", cache.path());
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let mut child = command.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let stderr = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let (pipe, gathered) = (child.stderr.take().unwrap(), stderr.clone());
+    std::thread::spawn(move || {
+        for line in BufReader::new(pipe).lines().map_while(Result::ok) {
+            gathered.lock().unwrap().push_str(&(line + "\n"));
+        }
+    });
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let url = line.split_whitespace().last().expect("serve prints its address").to_string();
+    (Server(child, cache.path().to_path_buf(), Some(cache)), url, stderr)
+}
+
+#[test]
+#[cfg(unix)]
+fn open_hands_the_address_to_the_browser_or_says_where_to_go() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("catalog");
+    catalog_copy(&root);
+    // A browser that writes down the address it was given.
+    let (browser, opened) = (tmp.path().join("browser"), tmp.path().join("opened"));
+    std::fs::write(&browser, format!("#!/bin/sh\nprintf '%s' \"$1\" > '{}'\n", opened.display())).unwrap();
+    std::fs::set_permissions(&browser, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let (server, url, _) = start_open(&root, &[("BROWSER", &browser)]);
+    wait_for("the browser to be given the address", || std::fs::read_to_string(&opened).is_ok_and(|u| u == url));
+    drop(server);
+
+    // No browser at all: the address is said, and the site is served all the same.
+    let empty = tmp.path().join("no-programs");
+    std::fs::create_dir(&empty).unwrap();
+    let (_server, url, stderr) = start_open(&root, &[("BROWSER", &empty.join("none")), ("PATH", &empty)]);
+    let said = format!("could not open a browser; visit {url}");
+    wait_for("the address to be said", || stderr.lock().unwrap().contains(&said));
+    assert_eq!(support::http_get(&url).0, 200);
+}
+
 #[test]
 fn builds_once_per_change_and_not_when_it_reads_its_own_files() {
     let tmp = tempfile::tempdir().unwrap();

@@ -526,17 +526,16 @@ fn content_type(path: &Path) -> &'static str {
     }
 }
 
+/// Opens `url` in the user's browser (`$BROWSER`, else the desktop's default); without one,
+/// says where to go. On a thread of its own: serving never waits for it, not even for a text
+/// browser that keeps the terminal until it is closed.
 fn open_browser(url: &str) {
-    let opener = if cfg!(target_os = "macos") {
-        "open"
-    } else if cfg!(windows) {
-        "explorer"
-    } else {
-        "xdg-open"
-    };
-    if std::process::Command::new(opener).arg(url).spawn().is_err() {
-        eprintln!("could not open a browser; visit {url}");
-    }
+    let url = url.to_string();
+    std::thread::spawn(move || {
+        if webbrowser::open(&url).is_err() {
+            eprintln!("could not open a browser; visit {url}");
+        }
+    });
 }
 
 #[cfg(test)]
