@@ -71,6 +71,22 @@ pub static RULES: &[Rule] = &[
         "Name the package and its official source, pinned to a version, and let the user install it.",
     ),
     rule(
+        "agent-priority-claim",
+        Category::AgentInstructions,
+        Severity::Medium,
+        "Claims precedence over the agent's other instructions",
+        "A skill that says it overrides every other skill or instruction, must run before any reply, or watches every message takes over sessions it was not asked into, and puts its own text above the user's.",
+        "Say when the skill applies and let the agent choose it; never rank it above the user or other skills.",
+    ),
+    rule(
+        "agent-erase-traces",
+        Category::AgentInstructions,
+        Severity::Medium,
+        "Erases the record of what was done",
+        "Clearing shell history, audit or system logs, or leaving the checks and evidence behind a result out of what is kept, removes what a user or reviewer would use to see what the agent did.",
+        "Keep logs, history and the evidence of checks; if the skill cleans up, list exactly what it removes and why.",
+    ),
+    rule(
         "agent-hidden-instruction",
         Category::AgentInstructions,
         Severity::High,
