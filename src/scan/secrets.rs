@@ -130,7 +130,14 @@ pub fn check(sink: &mut Sink, text: &str) {
 /// Values written after a secret's label in prose: a long random one is a leaked key (high),
 /// a shorter one a password written into the skill (medium).
 fn labelled_values(sink: &mut Sink, text: &str) {
+    // In code blocks the assignment reader speaks for such values.
+    let mut regions: Option<Vec<super::text::Region>> = None;
     for caps in LABELLED.captures_iter(text) {
+        let at = caps.get(0).map_or(0, |m| m.start());
+        let regions = regions.get_or_insert_with(|| super::text::regions(text, super::text::FileKind::Markdown));
+        if regions.iter().any(|r| r.start <= at && at < r.end && r.kind != super::text::RegionKind::Prose) {
+            continue;
+        }
         let (Some(value), label) = (caps.get(2).or_else(|| caps.get(3)), caps.get(1)) else { continue };
         let v = value.as_str();
         let distinct = v.chars().collect::<std::collections::BTreeSet<_>>().len();
@@ -229,6 +236,9 @@ mod tests {
         ] {
             assert!(found(quiet).iter().all(|(id, _)| *id != "hardcoded-credential"), "{quiet}");
         }
+        let block = "```python\npassword = \"Voiture7x9q\"\n```\n";
+        let in_block = super::super::scan_text("SKILL.md", block, false);
+        assert_eq!(in_block.iter().filter(|f| f.rule.id == "hardcoded-credential").count(), 1, "{in_block:?}");
         // In code, the assignment reader speaks for such values.
         assert!(super::super::scan_text("x.sh", "# api key: Q7vLm2Xc9RtB4kPz8WnY3sHd\n", false).is_empty());
     }

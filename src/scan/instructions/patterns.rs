@@ -139,7 +139,7 @@ pub(super) static IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
 /// message: how a skill takes over a session it was not asked into.
 pub(super) static PRIORITY_CLAIM: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(\b(overrides?|supersedes?|takes?\s+precedence\s+over|(has\s+)?veto\s+power\s+over|outranks?)\s+(all|any|every)\s+(other\s+)?(skills?|instructions|rules|prompts|frameworks|agents|tools|guidelines|modes)\b|\b(ignore|abort|disregard)\W+(\(\w+\)\s+)?(all|any)\s+(subsequent|following|other|remaining)\s+(instructions|skills|rules|steps)\b|\b(before|prior\s+to)\s+(responding|replying|answering|reacting)\s+to\s+(any|every|all)\b|\b(check(ing|s)?|scan(ning|s)?|monitor(ing|s)?|intercept(ing|s)?|read(ing|s)?)\s+(every|each|all)\s+(user input|user message|user prompt)s?\b)",
+        r"(\b(overrides?|supersedes?|takes?\s+precedence\s+over|(has\s+)?veto\s+power\s+over|outranks?)\s+(all|any|every)\s+(other\s+)?(skills?|instructions|rules|prompts|frameworks|agents|tools|guidelines|modes)\b|\b(ignore|abort|disregard)\W+(\(\w+\)\s+)?(all|any)\s+(subsequent|following|other|remaining)\s+(instructions|skills|rules|steps)\b|\b(before|prior\s+to)\s+(responding|replying|answering|reacting)\s+to\s+(any|every|all)\b|\b(check(ing|s)?|scan(ning|s)?|monitor(ing|s)?|intercept(ing|s)?|read(ing|s)?)\s+(every|each|all)\s+(user input|user message|user prompt)s?\b|\b((at|on)\s+(the\s+)?(start|beginning)\s+of|first\s+(action|step)\s+(on|in|of))\s+(every|each|any)\s+(new\s+)?([\w-]+\s+){0,2}?(sessions?|conversations?|instances?|chats?)\b)",
     )
 });
 /// Erasing the record of what was done: history, audit or system logs, traces.
