@@ -16,7 +16,7 @@ const KINDS: &[(&str, &str)] = &[
     ),
     (
         "a tunnel",
-        r"(^|\.)(ngrok\.io|ngrok-free\.app|ngrok\.app|ngrok\.dev|trycloudflare\.com|serveo\.net|loca\.lt|localtunnel\.me|localhost\.run|lhr\.life|pinggy\.(io|link)|bore\.pub|telebit\.\w+|tunnelmole\.net|devtunnels\.ms)(:\d+)?(/|$)",
+        r"(^|\.)(ngrok\.io|ngrok-free\.app|ngrok\.app|ngrok\.dev|trycloudflare\.com|serveo\.net|loca\.lt|localtunnel\.me|localhost\.run|lhr\.life|pinggy\.(io|link)|bore\.pub|telebit\.\w+|tunnelmole\.net|devtunnels\.ms|ts\.net)(:\d+)?(/|$)",
     ),
     (
         "a request catcher",
@@ -89,6 +89,8 @@ mod tests {
         assert_eq!(find("http://127.0.0.1:3000/api"), None);
         assert_eq!(find("http://192.168.1.10/api"), None);
         assert_eq!(find("post to https://abc.ngrok-free.app/c").map(|k| k.0), Some("a tunnel"));
+        assert_eq!(find("https://laptop.tail5f0.ts.net/hook").map(|k| k.0), Some("a tunnel"));
+        assert_eq!(find("https://status.example.net/"), None);
         assert_eq!(find("https://api.telegram.org/bot123:abc/sendMessage").map(|k| k.0), Some("a chat-bot API"));
         assert_eq!(find("see https://bit.ly/3abc").map(|k| k.0), Some("a URL shortener"));
         assert_eq!(find("https://github.com/org/repo"), None);

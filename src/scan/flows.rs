@@ -55,6 +55,13 @@ static HARDCODED: LazyLock<Regex> = LazyLock::new(|| {
         r#"\b([a-z0-9_]*(password|passwd|pwd|secret|api_?key|apikey|access_?key|auth_?token|access_?token|private_?key|client_?secret|bot_?token)[a-z0-9_]*)["']?\s*[:=]\s*["']([^"'\s]{8,})["']"#,
     )
 });
+/// A password given to a program on its command line, as a literal.
+static PASSWORD_FLAG: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?i)(?:^|[\s"'\[,(])--?(password|passwd|pass|pwd)(?:=|["']?\s*,\s*["']|\s+)["']?([^\s"'$<{%()\[\]]{4,})"#,
+    )
+    .expect("valid")
+});
 static BASE64_LITERAL: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"["'`]([A-Za-z0-9+/]{24,}={0,2})["'`]"#).expect("valid"));
 
@@ -538,46 +545,63 @@ fn line_rules(sink: &mut Sink, lines: &[Line]) {
             let shown = format!("{} = {}…", name.as_str(), &value.as_str()[..3.min(value.len())]);
             let what = format!("assigns a literal value to {}", name.as_str());
             sink.report_shown("hardcoded-credential", Severity::Medium, line.start + name.start(), what, shown);
+        } else if let Some(value) = literal_password(text) {
+            let shown = format!("{}…", value.as_str().chars().take(2).collect::<String>());
+            let what = "passes a literal password on a command line".to_string();
+            sink.report_shown("hardcoded-credential", Severity::Medium, line.start + value.start(), what, shown);
         }
     }
 }
 
+/// A literal password flag (`--password=hunter2`, `"--password", "s3cret"`): not a variable, a
+/// placeholder or a stand-in word.
+fn literal_password(line: &str) -> Option<regex::Match<'_>> {
+    let value = PASSWORD_FLAG.captures(line)?.get(2)?;
+    let lower = value.as_str().to_ascii_lowercase();
+    let stand_in = STAND_INS.iter().any(|s| lower.contains(s))
+        || ["pass", "pwd", "passwd", "admin", "root", "file", "stdin", "env"].contains(&lower.as_str())
+        || lower.starts_with('-');
+    (!stand_in && !super::secrets::is_placeholder_word(value.as_str())).then_some(value)
+}
+
+/// Words that stand in for a value in examples and templates.
+const STAND_INS: &[&str] = &[
+    "your",
+    "example",
+    "xxx",
+    "changeme",
+    "change_me",
+    "placeholder",
+    "dummy",
+    "test",
+    "sample",
+    "fake",
+    "secret",
+    "password",
+    "token",
+    "redacted",
+    "replace",
+    "insert",
+    "here",
+    "todo",
+    "none",
+    "null",
+    "<",
+    "${",
+    "{{",
+    "$(",
+    "%(",
+    "process.env",
+    "environ",
+    "getenv",
+    "***",
+    "...",
+];
+
 /// A value that is not a placeholder, a reference or a word.
 fn looks_real(value: &str) -> bool {
     let lower = value.to_ascii_lowercase();
-    let stand_ins = [
-        "your",
-        "example",
-        "xxx",
-        "changeme",
-        "change_me",
-        "placeholder",
-        "dummy",
-        "test",
-        "sample",
-        "fake",
-        "secret",
-        "password",
-        "token",
-        "redacted",
-        "replace",
-        "insert",
-        "here",
-        "todo",
-        "none",
-        "null",
-        "<",
-        "${",
-        "{{",
-        "$(",
-        "%(",
-        "process.env",
-        "environ",
-        "getenv",
-        "***",
-        "...",
-    ];
-    if super::secrets::is_placeholder(value) || stand_ins.iter().any(|s| lower.contains(s)) {
+    if super::secrets::is_placeholder(value) || STAND_INS.iter().any(|s| lower.contains(s)) {
         return false;
     }
     let digits = value.chars().filter(char::is_ascii_digit).count();

@@ -10,6 +10,7 @@
 pub mod commands;
 pub mod destinations;
 pub mod flows;
+pub mod hidden;
 pub mod instructions;
 pub mod lines;
 pub mod report;
@@ -409,6 +410,7 @@ pub fn scan_text(path: &str, text: &str, starts_with_bom: bool) -> Vec<Finding> 
     commands::check(&mut sink, &regions);
     instructions::check(&mut sink, &regions);
     flows::check(&mut sink, &regions);
+    hidden::check(&mut sink, text);
     sink.finish()
 }
 

@@ -35,8 +35,29 @@ static NAME: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid")
 });
 
+/// A value written after a label that names a secret (`**API Secret**: `Gs…``), or typed into
+/// a password field, in prose: the key shapes above have prefixes, these values need none.
+static LABELLED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&super::ascii_boundaries(
+        r#"(?i:\b(api[ _-]?key|api[ _-]?secret|consumer[ _-]?(?:key|secret)|access[ _-]?token(?:[ _-]?secret)?|token[ _-]?secret|client[ _-]?secret|secret[ _-]?key|auth[ _-]?token|bearer[ _-]?token|password|passwd|private[ _-]?key|app[ _-]?secret)\b[^:=\n]{0,30}?(?::|=|\bis\b)\s*[*_`"']*)([A-Za-z0-9][A-Za-z0-9_\-+/=.]{7,})|(?i:\b(?:type|enter|input|fill\s+in|use)\s+)["'`]([^"'`\s]{6,})["'`](?i:\s+(?:in|into|as)\s+(?:the\s+)?(?:password|passcode)\b)"#,
+    ))
+    .expect("valid")
+});
+
 /// Whether a value is a stand-in rather than a secret.
 pub fn is_placeholder(value: &str) -> bool {
+    if is_placeholder_word(value) {
+        return true;
+    }
+    // Real keys are random: few distinct characters means a pattern, not a key.
+    let lower = value.to_ascii_lowercase();
+    let body = lower.split_once(['_', '-']).map_or(lower.as_str(), |(_, rest)| rest);
+    let distinct = body.chars().collect::<std::collections::BTreeSet<_>>().len();
+    distinct < 10
+}
+
+/// Whether a value holds a word or mark that stands in for a value (`your-key`, `<token>`).
+pub fn is_placeholder_word(value: &str) -> bool {
     let lower = value.to_ascii_lowercase();
     const WORDS: &[&str] = &[
         "your",
@@ -71,13 +92,7 @@ pub fn is_placeholder(value: &str) -> bool {
         "foo",
         "bar",
     ];
-    if WORDS.iter().any(|w| lower.contains(w)) {
-        return true;
-    }
-    // Real keys are random: few distinct characters means a pattern, not a key.
-    let body = lower.split_once(['_', '-']).map_or(lower.as_str(), |(_, rest)| rest);
-    let distinct = body.chars().collect::<std::collections::BTreeSet<_>>().len();
-    distinct < 10
+    WORDS.iter().any(|w| lower.contains(w))
 }
 
 pub fn check(sink: &mut Sink, text: &str) {
@@ -98,6 +113,9 @@ pub fn check(sink: &mut Sink, text: &str) {
             sink.report_shown("secret-value", Severity::High, whole.start(), format!("{what}: {shown}"), shown);
         }
     }
+    if super::text::FileKind::of(sink.file, text) == super::text::FileKind::Markdown {
+        labelled_values(sink, text);
+    }
     for m in NAME.find_iter(text) {
         let after = &text[m.end()..];
         let value = assigned_value(after);
@@ -106,6 +124,35 @@ pub fn check(sink: &mut Sink, text: &str) {
             _ => format!("names the credential {}", m.as_str()),
         };
         sink.report_shown("secret-name", Severity::Info, m.start(), message, m.as_str().to_string());
+    }
+}
+
+/// Values written after a secret's label in prose: a long random one is a leaked key (high),
+/// a shorter one a password written into the skill (medium).
+fn labelled_values(sink: &mut Sink, text: &str) {
+    // In code blocks the assignment reader speaks for such values.
+    let mut regions: Option<Vec<super::text::Region>> = None;
+    for caps in LABELLED.captures_iter(text) {
+        let at = caps.get(0).map_or(0, |m| m.start());
+        let regions = regions.get_or_insert_with(|| super::text::regions(text, super::text::FileKind::Markdown));
+        if regions.iter().any(|r| r.start <= at && at < r.end && r.kind != super::text::RegionKind::Prose) {
+            continue;
+        }
+        let (Some(value), label) = (caps.get(2).or_else(|| caps.get(3)), caps.get(1)) else { continue };
+        let v = value.as_str();
+        let distinct = v.chars().collect::<std::collections::BTreeSet<_>>().len();
+        if is_placeholder_word(v) || !looks_random(v) || distinct < 6 {
+            continue;
+        }
+        let random = v.len() >= 20
+            && v.chars().any(|c| c.is_ascii_uppercase())
+            && v.chars().any(|c| c.is_ascii_lowercase())
+            && distinct >= 12;
+        let severity = if random { Severity::High } else { Severity::Medium };
+        let name = label.map_or("a password field", |l| l.as_str());
+        let shown = mask(v, false);
+        let message = format!("writes a value for {name} into the skill: {shown}");
+        sink.report_shown("hardcoded-credential", severity, value.start(), message, shown);
     }
 }
 
@@ -170,6 +217,30 @@ mod tests {
             "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW".repeat(4)
         );
         assert_eq!(super::super::scan_text("k", &key, false)[0].rule.id, "secret-value");
+    }
+
+    #[test]
+    fn values_after_a_secret_label_in_prose() {
+        let text = "- **API Secret**: `e5Tq1Vb8NcZx6Lk2Mp9Rw4Yh7Gs3Jd0Fa`\n";
+        let findings = super::super::scan_text("SKILL.md", text, false);
+        let f = findings.iter().find(|f| f.rule.id == "hardcoded-credential").expect("found");
+        assert_eq!(f.severity.as_str(), "high");
+        assert!(f.matched.starts_with("e5Tq1Vb8…") && !f.matched.contains("Jd0Fa"), "{}", f.matched);
+        let typed = super::super::scan_text("SKILL.md", "Type \"Maple2024x\" into the password field.\n", false);
+        assert_eq!(typed[0].severity.as_str(), "medium");
+        for quiet in [
+            "- **API Key**: your key from the dashboard\n",
+            "API key: `sk-xxxxxxxxxxxxxxxxxxxx`\n",
+            "Password: `<your-password>`\n",
+            "The password is required.\n",
+        ] {
+            assert!(found(quiet).iter().all(|(id, _)| *id != "hardcoded-credential"), "{quiet}");
+        }
+        let block = "```python\npassword = \"Voiture7x9q\"\n```\n";
+        let in_block = super::super::scan_text("SKILL.md", block, false);
+        assert_eq!(in_block.iter().filter(|f| f.rule.id == "hardcoded-credential").count(), 1, "{in_block:?}");
+        // In code, the assignment reader speaks for such values.
+        assert!(super::super::scan_text("x.sh", "# api key: Q7vLm2Xc9RtB4kPz8WnY3sHd\n", false).is_empty());
     }
 
     #[test]

@@ -9,7 +9,7 @@ use super::Sink;
 use super::rules::Severity;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Hidden {
+pub(super) enum Hidden {
     Bidi,
     /// U+200E, U+200F, U+061C: marks that right-to-left text legitimately uses.
     BidiMark,
@@ -18,7 +18,7 @@ enum Hidden {
     Selector,
 }
 
-fn classify(c: char) -> Option<Hidden> {
+pub(super) fn classify(c: char) -> Option<Hidden> {
     Some(match c as u32 {
         0x202A..=0x202E | 0x2066..=0x2069 => Hidden::Bidi,
         0x200E | 0x200F | 0x061C => Hidden::BidiMark,
@@ -154,7 +154,7 @@ pub fn check(sink: &mut Sink, text: &str, _starts_with_bom: bool) {
 }
 
 /// U+1F3F4, then tag letters or digits, then U+E007F: a subdivision flag such as Scotland's.
-fn is_flag_tag_sequence(prev: Option<char>, run: &[char]) -> bool {
+pub(super) fn is_flag_tag_sequence(prev: Option<char>, run: &[char]) -> bool {
     let Some((last, body)) = run.split_last() else { return false };
     prev == Some('\u{1F3F4}')
         && *last == '\u{E007F}'

@@ -310,6 +310,15 @@ pub(super) fn command_rules(sink: &mut Sink, command: &Command, flow: &mut Flow)
             }
         }
     }
+    // An agent told to start a tool server from whatever a package's newest release is.
+    if let Some(spec) = unpinned_server(&inv) {
+        sink.report(
+            "unpinned-tool-server",
+            start,
+            end,
+            format!("registers a tool server with {name} that runs {spec}, whatever that release is when it starts"),
+        );
+    }
     // Root.
     if inv.elevated
         || matches!(name, "pkexec" | "gsudo")
@@ -370,4 +379,24 @@ pub(super) fn redirect_rules(sink: &mut Sink, command: &Command, inv: Option<&In
             sink.report("history-wipe", start, end, format!("empties {target}"));
         }
     }
+}
+
+/// `claude mcp add NAME -- npx -y pkg@latest` and its like in other agents' CLIs: the package
+/// spec of a server registered unpinned (a moving tag), started again at every session.
+fn unpinned_server(inv: &Invocation) -> Option<String> {
+    const AGENTS: &[&str] = &["claude", "codex", "gemini", "cursor-agent", "qwen", "amp", "opencode", "goose"];
+    const RUNNERS: &[&str] = &["npx", "bunx", "pnpx", "uvx", "pipx", "dlx"];
+    const MOVING: &[&str] = &["@latest", "@next", "@alpha", "@beta", "@canary", "@nightly", "@dev"];
+    if !AGENTS.contains(&inv.name.as_str()) {
+        return None;
+    }
+    let words: Vec<&str> = inv.args.iter().map(|w| w.text.as_str()).collect();
+    let add = words.windows(2).position(|w| w[0] == "mcp" && matches!(w[1], "add" | "add-json"))?;
+    let rest = &words[add + 2..];
+    let runner = rest.iter().position(|w| RUNNERS.contains(&w.rsplit('/').next().unwrap_or(w)))?;
+    rest[runner + 1..]
+        .iter()
+        .filter(|w| !w.starts_with('-'))
+        .find(|w| MOVING.iter().any(|m| w.to_ascii_lowercase().ends_with(m)))
+        .map(|w| w.to_string())
 }

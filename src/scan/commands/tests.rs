@@ -101,3 +101,26 @@ fn shell_inside_strings_of_other_code() {
     assert_eq!(ids("x.js", "execSync('rm -rf ~')\n"), ["destructive-delete"]);
     assert!(ids("x.py", "print(\"use curl to download\")\n").is_empty());
 }
+
+#[test]
+fn agents_started_without_their_safety_and_unpinned_tool_servers() {
+    for line in [
+        "codex exec --dangerously-bypass-approvals-and-sandbox \"fix it\"",
+        "claude -p --dangerously-skip-permissions \"$TASK\"",
+        "claude --permission-mode bypassPermissions -p go",
+        "gemini --yolo -p 'refactor'",
+    ] {
+        assert!(ids("run.sh", &format!("{line}\n")).contains(&"agent-disable-safety"), "{line}");
+    }
+    assert!(ids("run.sh", "claude -p --permission-mode plan \"review\"\n").is_empty());
+    assert!(ids("run.sh", "codex exec --sandbox workspace-write \"fix\"\n").is_empty());
+    for line in [
+        "claude mcp add helper -- npx -y helper-server@latest start",
+        "codex mcp add docs -- bunx @acme/docs-mcp@next",
+        "gemini mcp add tool uvx tool-server@latest",
+    ] {
+        assert_eq!(ids("setup.sh", &format!("{line}\n")), ["unpinned-tool-server"], "{line}");
+    }
+    assert!(ids("setup.sh", "claude mcp add helper -- npx -y helper-server@1.4.2 start\n").is_empty());
+    assert!(ids("setup.sh", "npx create-app@latest my-app\n").is_empty());
+}

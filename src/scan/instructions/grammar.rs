@@ -19,7 +19,8 @@ pub(super) fn html_comments(body: &str) -> Vec<(usize, usize)> {
 }
 
 /// Sentences of prose: paragraphs (a blank line, a list item, a heading or a table row starts
-/// a new one, and so does a comment's start or end) split after `.`, `!` or `?` and a space.
+/// a new one, and so does a comment's start or end) split after `.`, `!` or `?` and a space or
+/// a line's end.
 pub(super) fn sentences(body: &str) -> Vec<(usize, usize)> {
     let mut cuts = vec![0];
     let mut offset = 0;
@@ -47,7 +48,7 @@ pub(super) fn sentences(body: &str) -> Vec<(usize, usize)> {
     }
     let bytes = body.as_bytes();
     for i in 1..bytes.len() {
-        if matches!(bytes[i - 1], b'.' | b'!' | b'?') && matches!(bytes[i], b' ' | b'\t') {
+        if matches!(bytes[i - 1], b'.' | b'!' | b'?') && matches!(bytes[i], b' ' | b'\t' | b'\n' | b'\r') {
             // "e.g. " and "i.e. " do not end a sentence.
             let before = &bytes[i.saturating_sub(4)..i];
             if !before.ends_with(b"e.g.") && !before.ends_with(b"i.e.") && !before.ends_with(b"etc.") {

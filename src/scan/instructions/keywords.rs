@@ -50,6 +50,12 @@ pub enum Group {
     Confirm,
     /// How the second form of `SKIP_CONFIRM` asks.
     Ask,
+    /// `PRIORITY_CLAIM`
+    Priority,
+    /// What `ERASE_TRACES` erases.
+    Traces,
+    /// What `DROP_EVIDENCE` leaves out.
+    Evidence,
 }
 
 impl Found {
@@ -95,6 +101,18 @@ impl Found {
         self.has(Group::Confirm) || self.has(Group::Ask)
     }
 
+    pub fn priority_claim(self) -> bool {
+        self.has(Group::Priority)
+    }
+
+    pub fn erase_traces(self) -> bool {
+        self.has(Group::Traces)
+    }
+
+    pub fn drop_evidence(self) -> bool {
+        self.has(Group::Evidence)
+    }
+
     /// Whether any behaviour may be in a sentence with these words.
     pub fn any(self) -> bool {
         self.read_secrets()
@@ -106,6 +124,9 @@ impl Found {
             || self.fetched_authority()
             || self.disable_safety()
             || self.skip_confirmation()
+            || self.priority_claim()
+            || self.erase_traces()
+            || self.drop_evidence()
     }
 }
 
@@ -150,6 +171,9 @@ const GROUPS: &[(Group, &[&str])] = &[
             "/etc/shadow",
             "gnupg",
             "gh/hosts",
+            "history",
+            "claude/projects",
+            "codex/sessions",
         ],
     ),
     (Group::EnvAll, &["env", "secrets", "credentials", "tokens", "keys", "password"]),
@@ -220,6 +244,45 @@ const GROUPS: &[(Group, &[&str])] = &[
     (Group::SafetyVerb, &["disabl", "off", "bypass", "circumvent", "deactivate", "evade", "skip", "ignore"]),
     (Group::Confirm, &["permission", "confirm", "approv", "consent", "authori"]),
     (Group::Ask, &["ask", "prompt", "check", "confirm"]),
+    (
+        Group::Priority,
+        &[
+            "overrid",
+            "supersed",
+            "precedence",
+            "veto",
+            "outrank",
+            "ignore",
+            "abort",
+            "disregard",
+            "responding",
+            "replying",
+            "answering",
+            "reacting",
+            "user input",
+            "user message",
+            "user prompt",
+            "start",
+            "beginning",
+            "first",
+        ],
+    ),
+    (Group::Traces, &["history", "log", "trace", "footprint", "forensic", "audit"]),
+    (
+        Group::Evidence,
+        &[
+            "validation",
+            "audit",
+            "verification",
+            "evidence",
+            "checks",
+            "exceptions",
+            "conflict",
+            "correction",
+            "failures",
+            "warnings",
+        ],
+    ),
 ];
 
 struct Search {

@@ -31,7 +31,7 @@ pub(super) static DISCUSSES: LazyLock<Regex> = LazyLock::new(|| {
 
 pub(super) static CRED_OBJECT: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(~/\.ssh\b|\$home/\.ssh\b|\.ssh/(id_|\*|authorized|known|config)|\bssh\s+private\s+keys?\b|\bprivate\s+ssh\s+keys?\b|\bid_(rsa|dsa|ecdsa|ed25519)\b|\.aws/credentials|\baws\s+credentials\b|\.netrc\b|\.git-credentials|\.pgpass\b|\.kube/config|\.docker/config\.json|\.npmrc\b|\.pypirc\b|\bkeychains?\b|\blogin\s+data\b|\bbrowser\s+(cookies|passwords|profiles?|credentials|storage)\b|\bsaved\s+passwords\b|cookies\.sqlite|\bcrypto\s*wallets?\b|\bwallet\.dat\b|\bseed\s+phrases?\b|\bprivate\s+keys?\b|/etc/shadow\b|\.gnupg\b|\.config/gh/hosts|\.claude/\.credentials|\bcredentials\.json\b)",
+        r"(~/\.ssh\b|\$home/\.ssh\b|\.ssh/(id_|\*|authorized|known|config)|\bssh\s+private\s+keys?\b|\bprivate\s+ssh\s+keys?\b|\bid_(rsa|dsa|ecdsa|ed25519)\b|\.aws/credentials|\baws\s+credentials\b|\.netrc\b|\.git-credentials|\.pgpass\b|\.kube/config|\.docker/config\.json|\.npmrc\b|\.pypirc\b|\bkeychains?\b|\blogin\s+data\b|\bbrowser\s+(cookies|passwords|profiles?|credentials|storage)\b|\bsaved\s+passwords\b|cookies\.sqlite|\bcrypto\s*wallets?\b|\bwallet\.dat\b|\bseed\s+phrases?\b|\bprivate\s+keys?\b|/etc/shadow\b|\.gnupg\b|\.config/gh/hosts|\.claude/\.credentials|\bcredentials\.json\b|\.claude/(history\.jsonl|projects/)|\.codex/(history\.jsonl|sessions/)|\.(bash|zsh|sh|python|psql|mysql)_history\b)",
     )
 });
 pub(super) static ENV_ALL: LazyLock<Regex> = LazyLock::new(|| {
@@ -133,5 +133,24 @@ pub(super) static ADDRESSED: LazyLock<Regex> =
 pub(super) static IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"\b(must|always|never|ignore|disregard|execute|run|send|read|include|do\s+not|don'?t|make\s+sure|ensure|instead|secretly|silently|pretend|forget|override|you\s+will|you\s+are\s+now)\b",
+    )
+});
+/// A skill that claims precedence over everything else the agent is told, or to run on every
+/// message: how a skill takes over a session it was not asked into.
+pub(super) static PRIORITY_CLAIM: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(\b(overrides?|supersedes?|takes?\s+precedence\s+over|(has\s+)?veto\s+power\s+over|outranks?)\s+(all|any|every)\s+(other\s+)?(skills?|instructions|rules|prompts|frameworks|agents|tools|guidelines|modes)\b|\b(ignore|abort|disregard)\W+(\(\w+\)\s+)?(all|any)\s+(subsequent|following|other|remaining)\s+(instructions|skills|rules|steps)\b|\b(before|prior\s+to)\s+(responding|replying|answering|reacting)\s+to\s+(any|every|all)\b|\b(check(ing|s)?|scan(ning|s)?|monitor(ing|s)?|intercept(ing|s)?|read(ing|s)?)\s+(every|each|all)\s+(user input|user message|user prompt)s?\b|\b((at|on)\s+(the\s+)?(start|beginning)\s+of|first\s+(action|step)\s+(on|in|of))\s+(every|each|any)\s+(new\s+)?([\w-]+\s+){0,2}?(sessions?|conversations?|instances?|chats?)\b)",
+    )
+});
+/// Erasing the record of what was done: history, audit or system logs, traces.
+pub(super) static ERASE_TRACES: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(\b(clear(s|ing)?|clean(s|ing)?\s*up|cleanup|wip(e|es|ing)|scrub(s|bing)?|eras(e|es|ing)|delet(e|es|ing)|purg(e|es|ing)|remov(e|es|ing)|shred(s|ding)?|truncat(e|es|ing))\b.{0,40}?\b(shell\s+history|bash\s+history|command\s+history|zsh\s+history|(audit|system|access|security|event)\s+logs?|logs?\s+(and|&)\s+traces|traces?\s+of|footprints?|forensic\s+\w+)\b|\btrace\s+removal\b|\banti-?forensics?\b|\b(disabl(e|es|ing)|turn(s|ing)?\s+off)\s+(the\s+)?(auditing|audit\s+logs?|logging|shell\s+history|command\s+history)\b)",
+    )
+});
+/// Leaving the checks and evidence behind a result out of what the agent keeps or reports.
+pub(super) static DROP_EVIDENCE: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(do\s+not|don'?t|never)\s+(preserve|keep|record|retain|log|report|surface|replay)\b.{0,80}?\b(validation|audits?|verification|evidence|checks|exceptions|conflicts?|corrections?|failures|warnings)\b",
     )
 });

@@ -30,14 +30,22 @@ pub static RULES: &[Rule] = &[
         "Confirmation is the user's chance to stop an action; a skill that tells the agent to skip it takes that away.",
         "Remove it; let the agent ask as it normally would.",
     ),
-    rule(
-        "agent-disable-safety",
-        Category::AgentInstructions,
-        Severity::High,
-        "Turns off the agent's safety controls",
-        "Sandboxing, permission prompts and verification are what stop a bad command; skipping permissions, 'yolo' modes or disabling checks removes them for everything that follows.",
-        "Remove it; run with the agent's normal permissions and checks.",
-    ),
+    // Said in prose (the instruction reader), or as a flag or setting in code: a command that
+    // starts an agent with its permission prompts or sandbox off.
+    Rule {
+        id: "agent-disable-safety",
+        category: Category::AgentInstructions,
+        severity: Severity::High,
+        title: "Turns off the agent's safety controls",
+        why: "Sandboxing, permission prompts and verification are what stop a bad command; skipping permissions, 'yolo' modes or disabling checks removes them for everything that follows.",
+        fix: "Remove it; run with the agent's normal permissions and checks.",
+        scope: Scope::Code,
+        patterns: &[p(&[
+            r#"(--dangerously-skip-permissions\b|--allow-dangerously-skip-permissions\b|--dangerously-bypass-approvals-and-sandbox\b|--permission-mode[=\s]+["']?bypasspermissions\b|["']?defaultmode["']?\s*[:=]\s*["']bypasspermissions\b|--yolo\b|--approval-mode[=\s]+["']?yolo\b|(--sandbox|\s-s)[=\s]+["']?danger-full-access\b)"#,
+        ])],
+        suppressible: true,
+        once_per_file: false,
+    },
     rule(
         "agent-config-tamper",
         Category::AgentInstructions,
@@ -69,6 +77,22 @@ pub static RULES: &[Rule] = &[
         "Tells the agent to download and run a program",
         "A program fetched from a website and run is code nobody reviewed with the skill; malicious skills use a 'required helper' to deliver malware.",
         "Name the package and its official source, pinned to a version, and let the user install it.",
+    ),
+    rule(
+        "agent-priority-claim",
+        Category::AgentInstructions,
+        Severity::Medium,
+        "Claims precedence over the agent's other instructions",
+        "A skill that says it overrides every other skill or instruction, must run before any reply, or watches every message takes over sessions it was not asked into, and puts its own text above the user's.",
+        "Say when the skill applies and let the agent choose it; never rank it above the user or other skills.",
+    ),
+    rule(
+        "agent-erase-traces",
+        Category::AgentInstructions,
+        Severity::Medium,
+        "Erases the record of what was done",
+        "Clearing shell history, audit or system logs, or leaving the checks and evidence behind a result out of what is kept, removes what a user or reviewer would use to see what the agent did.",
+        "Keep logs, history and the evidence of checks; if the skill cleans up, list exactly what it removes and why.",
     ),
     rule(
         "agent-hidden-instruction",
@@ -103,6 +127,14 @@ pub static RULES: &[Rule] = &[
         "Installs packages from outside the package registry",
         "Packages from a URL, a git branch or a custom index are not the reviewed, versioned releases users expect; an extra index lets an attacker's package win over the real one (dependency confusion).",
         "Install named, pinned versions from the default registry, or vendor the code with the skill.",
+    ),
+    rule(
+        "unpinned-tool-server",
+        Category::RemoteCode,
+        Severity::Medium,
+        "Registers a tool server that runs a package's newest release",
+        "A server added to the agent with a moving tag (npx pkg@latest) is downloaded and started again in every session, with whatever code that release holds then: nobody reviewed it, and the skill keeps working after it is gone.",
+        "Pin the package to a version (pkg@1.4.2), or tell the user how to add the server themselves.",
     ),
     rule(
         "hardcoded-credential",

