@@ -80,11 +80,13 @@ pub fn check(sink: &mut Sink, regions: &[Region]) {
                 let mut previous = "";
                 for line in text[region.start..region.end].split_inclusive('\n') {
                     // A command named in a warning ("never `curl … | sh`", its sentence
-                    // perhaps begun on the line before) is not an instruction.
-                    let warned = WARNS_AGAINST.is_match(line)
-                        || (!previous.trim_end().ends_with(['.', ':']) && WARNS_AGAINST.is_match(previous));
-                    previous = line;
-                    if line.contains('`') && !warned {
+                    // perhaps begun on the line before) is not an instruction. Only lines with
+                    // code in them are asked.
+                    let warned = || {
+                        WARNS_AGAINST.is_match(line)
+                            || (!previous.trim_end().ends_with(['.', ':']) && WARNS_AGAINST.is_match(previous))
+                    };
+                    if line.contains('`') && !warned() {
                         for (s, e) in inline_code_spans(line) {
                             let script = shell::parse(&line[s..e], offset + s);
                             analyze(sink, &script, Mode::Code, &mut Flow::default());
@@ -93,6 +95,7 @@ pub fn check(sink: &mut Sink, regions: &[Region]) {
                     if line.contains("://") || line.contains('|') || line.contains("$(") || line.contains("<(") {
                         prose_downloads(sink, line, offset);
                     }
+                    previous = line;
                     offset += line.len();
                 }
             }
