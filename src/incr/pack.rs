@@ -41,7 +41,7 @@ pub struct PackEntry<T> {
 
 /// A pack file starts with this, then a 16-byte id (a hash of the entries, which names the
 /// pack), the entries' length in bytes and their checksum ([`pack_check`]).
-const PACK_MAGIC: &[u8; 8] = b"catpack\x03";
+const PACK_MAGIC: &[u8; 8] = b"catpack\x04";
 const PACK_HEADER: u64 = 8 + 16 + 8 + 8;
 
 /// What a pack's entries are checked with when loaded: xxh3 rather than blake3 again, since it

@@ -43,7 +43,7 @@ fn hasher(kind: &str) -> Hasher {
 
 /// Each skill's own facts: its cache key (everything read from its folder, and what it was
 /// read with), slug, history, copies and repository.
-pub fn skill_keys(catalog: &Catalog) -> Vec<Hash> {
+pub fn skill_keys(catalog: &Catalog, texts: &dyn super::SkillTexts) -> Vec<Hash> {
     let repos: Vec<Hash> = catalog
         .repos
         .par_iter()
@@ -64,7 +64,7 @@ pub fn skill_keys(catalog: &Catalog) -> Vec<Hash> {
             let skill = &catalog.skills[i];
             let mut hasher = hasher("skill");
             hasher
-                .text(&skill.key)
+                .text(texts.source_key(i))
                 .bytes(&repos[skill.repo])
                 .text(&skill.slug)
                 .number(u64::from(skill.history.first_seen.is_some()))

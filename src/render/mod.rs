@@ -170,10 +170,13 @@ pub struct RenderStats {
 }
 
 /// SKILL.md's text of each skill, by its index in the catalog, as it was read (BOM removed,
-/// line endings as written). The build hands it over; it may keep the texts elsewhere until a
-/// page asks for one.
+/// line endings as written), and a key of what the skill was read from. The build hands them
+/// over; it may keep the texts elsewhere until a page asks for one.
 pub trait SkillTexts: Sync {
     fn text(&self, index: usize) -> Result<std::borrow::Cow<'_, str>>;
+    /// A hash of the skill's files and of what they were read with: the skill's facts from
+    /// its folder and its text are functions of it.
+    fn source_key(&self, index: usize) -> &str;
 }
 
 /// Builds the shared part of a page's context from the page's folder.
@@ -211,7 +214,7 @@ pub fn render_site(
     }
 
     // Skill pages: the bulk of the work, one per skill, in parallel.
-    let skill_keys = keys::skill_keys(catalog);
+    let skill_keys = keys::skill_keys(catalog, texts);
     let (shown, shown_keys) = skill_page::Shown::new(catalog, &skill_keys, shown_memo);
     let input_keys = keys::InputKeys::new(skill_keys, shown_keys);
     let all = listing::skills_by_title(catalog);
@@ -244,7 +247,7 @@ pub fn render_site(
         })?;
         if skill.analysis.license.redistributable {
             // The text is a function of the skill's cache key: an unchanged one is not hashed again.
-            let key = hash_parts(&[b"SKILL.md copy\0", skill.key.as_bytes()]);
+            let key = hash_parts(&[b"SKILL.md copy\0", texts.source_key(index).as_bytes()]);
             out.write_page(&format!("{dir}SKILL.md"), key, || Ok(texts.text(index)?.into_owned()))?;
         }
         rendered.tick();

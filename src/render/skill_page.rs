@@ -288,7 +288,7 @@ pub fn topic_links(
 /// The Safety section: the verdict, each finding with its file:line (linked to the line at its
 /// source), rule, severity and why; then spec conformance.
 fn safety(skill: &Skill, blob_dir: Option<&str>) -> Safety {
-    let scan = skill.scan.get();
+    let scan = &skill.scan;
     let row = |f: &Finding| {
         // GitHub renders Markdown unless asked for the plain file, which has line anchors.
         let plain = if f.file.to_ascii_lowercase().ends_with(".md") { "?plain=1" } else { "" };
@@ -497,7 +497,7 @@ fn compare_row(catalog: &Catalog, index: usize) -> CompareRow {
             n => n.to_string(),
         },
         tokens: format!("~{}", compact_count(skill.analysis.cost.tokens)),
-        auto_check: match skill.verdict {
+        auto_check: match skill.scan.verdict() {
             Verdict::Passed => "Pass",
             Verdict::Notes => "Notes",
             Verdict::Failed => "Fail",
@@ -560,7 +560,7 @@ fn list_with_more(items: &[String], shown: usize, noun: &str) -> String {
 }
 
 fn frontmatter_rows(skill: &Skill) -> Vec<KeyValue> {
-    let fm = skill.frontmatter.get();
+    let fm = &skill.frontmatter;
     let mut rows = Vec::new();
     let mut push = |k: &str, v: Option<String>| {
         if let Some(v) = v {
@@ -659,7 +659,7 @@ fn faq(skill: &Skill, repo: &Repo, input: FaqInput) -> Vec<Qa> {
             )
         },
     });
-    let verdict = match skill.verdict {
+    let verdict = match skill.scan.verdict() {
         Verdict::Passed => {
             "found no risky patterns, such as piping downloads into a shell, reading credential files or hidden Unicode"
         }

@@ -134,10 +134,11 @@ fn build_in(
     let known = session.as_deref_mut().map(|session| std::mem::take(&mut session.manifests)).unwrap_or_default();
     // The writer reads the last site's manifests (117,000 files each at 60,000 skills) while the
     // catalog is assembled, whose joining and relating leave a core idle.
-    let (writer, (Assembled { catalog, texts }, Reads { skills_read, skills_hashed }, sources, kept)) = rayon::join(
-        || SiteWriter::begin_with(&out_dir, options.minify, known),
-        || assemble_catalog(&root, config, found, progress, session.as_deref_mut()),
-    );
+    let (writer, (Assembled { catalog, sources: skill_sources }, Reads { skills_read, skills_hashed }, sources, kept)) =
+        rayon::join(
+            || SiteWriter::begin_with(&out_dir, options.minify, known),
+            || assemble_catalog(&root, config, found, progress, session.as_deref_mut()),
+        );
     let writer = writer?;
     stage("parse, analyze, relate");
     // A session keeps the cards' keys in memory; a single build reads and saves them.
@@ -155,7 +156,7 @@ fn build_in(
         &writer,
         progress,
         shown_memo,
-        &Texts { catalog: &catalog, texts: &texts },
+        &Texts { catalog: &catalog, sources: &skill_sources },
     )?;
     if session.is_none() && loaded_memo.changed {
         incr::store::save_pairs(&root, SHOWN_MEMO, &loaded_memo.by_skill);
@@ -176,12 +177,12 @@ fn build_in(
     incr::store::save_record(&record_path(&record.summary.out), &record);
     match session {
         Some(session) => {
-            session.keep(catalog, texts, sources, kept);
+            session.keep(catalog, skill_sources, sources, kept);
             session.manifests = manifests;
         }
         // Freeing 60,000 skills takes a tenth of a second or more: a command that exits next
         // need not wait for it.
-        None => crate::drop_later((catalog, texts, sources, manifests)),
+        None => crate::drop_later((catalog, skill_sources, sources, manifests)),
     }
     Ok(BuildReport {
         summary: record.summary,
