@@ -146,7 +146,7 @@ fn build_in(
     let shown_memo = match session.as_deref_mut() {
         Some(session) => &mut session.shown,
         None => {
-            loaded_memo.by_skill = incr::store::load_pairs(&root, SHOWN_MEMO);
+            loaded_memo.by_skill = incr::store::load_memo(&root, SHOWN_MEMO).unwrap_or_default();
             &mut loaded_memo
         }
     };
@@ -159,7 +159,7 @@ fn build_in(
         &Texts { catalog: &catalog, sources: &skill_sources },
     )?;
     if session.is_none() && loaded_memo.changed {
-        incr::store::save_pairs(&root, SHOWN_MEMO, &loaded_memo.by_skill);
+        incr::store::save_memo(&root, SHOWN_MEMO, &loaded_memo.by_skill);
     }
     stage("render, write");
     let (out, written, manifests) = writer.publish_keeping()?;
@@ -203,16 +203,16 @@ fn catalog_root(root: &Path) -> PathBuf {
     incr::canonical(root)
 }
 
-/// The record of the last build of `out`, beside its manifests (`.NAME.manifests/last-build.json`),
+/// The record of the last build of `out`, beside its manifests (`.NAME.manifests/last-build.msgpack`),
 /// so that it goes wherever the output goes and a build into a temporary folder leaves the
 /// catalog's folder untouched.
 fn record_path(out: &Path) -> PathBuf {
-    write::manifests_dir(out).join("last-build.json")
+    write::manifests_dir(out).join("last-build.msgpack")
 }
 
 /// The keys of the last build's cards and rows by the key of each skill's facts
 /// ([`render::skill_page::ShownMemo`]), in the catalog's cache.
-const SHOWN_MEMO: &str = "shown.bin";
+const SHOWN_MEMO: &str = "shown.msgpack";
 
 /// The similar-skill ranking of the last build, with the key of what it read
 /// ([`crate::relate::SimilarMemo`]), in the catalog's cache.

@@ -209,14 +209,12 @@ pub(super) fn load_repo(
 /// an unchanged skill is not read, parsed, analyzed or scanned again.
 #[derive(serde::Serialize, serde::Deserialize)]
 pub(super) struct LoadedSkill {
-    #[serde(with = "msgpack")]
     pub(super) frontmatter: parse::Frontmatter,
     /// Byte offset of the body in SKILL.md's text, which the pack keeps apart.
     pub(super) body_start: usize,
     /// What reading it found to warn about.
     pub(super) diagnostics: Vec<Diagnostic>,
     pub(super) analysis: analyze::Analysis,
-    #[serde(with = "msgpack")]
     pub(super) scan: crate::scan::ScanReport,
     pub(super) topics: crate::relate::Topics,
     pub(super) name: String,
@@ -270,31 +268,6 @@ impl LoadedSkill {
         };
         let source = SkillSource { key, text, text_hash: self.text_hash, similar_digest: self.similar_digest };
         (skill, source, self.diagnostics)
-    }
-}
-
-/// Values the pack's own format cannot read (the frontmatter's free-form values, the scan
-/// report's flattened and tagged fields), kept in a pack entry as MessagePack bytes.
-mod msgpack {
-    pub fn serialize<T: serde::Serialize, S: serde::Serializer>(value: &T, serializer: S) -> Result<S::Ok, S::Error> {
-        let bytes = rmp_serde::to_vec(value).map_err(serde::ser::Error::custom)?;
-        serializer.serialize_bytes(&bytes)
-    }
-
-    pub fn deserialize<'de, T: serde::de::DeserializeOwned, D: serde::Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<T, D::Error> {
-        struct Bytes<T>(std::marker::PhantomData<T>);
-        impl<'de, T: serde::de::DeserializeOwned> serde::de::Visitor<'de> for Bytes<T> {
-            type Value = T;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("MessagePack bytes")
-            }
-            fn visit_bytes<E: serde::de::Error>(self, bytes: &[u8]) -> Result<T, E> {
-                rmp_serde::from_slice(bytes).map_err(E::custom)
-            }
-        }
-        deserializer.deserialize_bytes(Bytes(std::marker::PhantomData))
     }
 }
 
