@@ -6,11 +6,13 @@
 
 pub mod context;
 pub mod facets;
+pub mod faq;
 pub mod feeds;
 pub mod keys;
 pub mod listing;
 pub mod markdown;
 pub mod search;
+pub mod shown;
 pub mod skill_page;
 pub mod topics;
 pub mod urls;
@@ -184,13 +186,13 @@ pub type SiteFn<'a> = dyn Fn(&str) -> SiteCtx + Sync + 'a;
 
 /// Renders every page of the catalog into `out`.
 /// `shown_memo`: what an earlier build's cards and rows were keyed as; then this build's (see
-/// [`skill_page::ShownMemo`]).
+/// [`shown::ShownMemo`]).
 pub fn render_site(
     catalog: &Catalog,
     renderer: &Renderer,
     out: &SiteWriter,
     progress: &Progress,
-    shown_memo: &mut skill_page::ShownMemo,
+    shown_memo: &mut shown::ShownMemo,
     texts: &dyn SkillTexts,
 ) -> Result<RenderStats> {
     let has_feed = catalog.skills.iter().any(|s| s.history.first_seen.is_some());
@@ -215,7 +217,7 @@ pub fn render_site(
 
     // Skill pages: the bulk of the work, one per skill, in parallel.
     let skill_keys = keys::skill_keys(catalog, texts);
-    let (shown, shown_keys) = skill_page::Shown::new(catalog, &skill_keys, shown_memo);
+    let (shown, shown_keys) = shown::Shown::new(catalog, &skill_keys, shown_memo);
     let input_keys = keys::InputKeys::new(skill_keys, shown_keys);
     let all = listing::skills_by_title(catalog);
     let title_rank = listing::title_ranks(&all);

@@ -142,7 +142,7 @@ fn build_in(
     let writer = writer?;
     stage("parse, analyze, relate");
     // A session keeps the cards' keys in memory; a single build reads and saves them.
-    let mut loaded_memo = render::skill_page::ShownMemo::default();
+    let mut loaded_memo = render::shown::ShownMemo::default();
     let shown_memo = match session.as_deref_mut() {
         Some(session) => &mut session.shown,
         None => {
@@ -211,7 +211,7 @@ fn record_path(out: &Path) -> PathBuf {
 }
 
 /// The keys of the last build's cards and rows by the key of each skill's facts
-/// ([`render::skill_page::ShownMemo`]), in the catalog's cache.
+/// ([`render::shown::ShownMemo`]), in the catalog's cache.
 const SHOWN_MEMO: &str = "shown.msgpack";
 
 /// The similar-skill ranking of the last build, with the key of what it read

@@ -27,7 +27,7 @@ pub struct Session {
     /// The output's manifests as the last build left them.
     pub(super) manifests: crate::write::Manifests,
     /// What the last build's cards and comparison rows were keyed as.
-    pub(super) shown: render::skill_page::ShownMemo,
+    pub(super) shown: render::shown::ShownMemo,
 }
 
 pub(super) struct KeptRepo {
