@@ -12,7 +12,6 @@ pub mod discover;
 pub mod error;
 pub mod hash;
 pub mod incr;
-pub mod lazy;
 pub mod model;
 pub mod ops;
 pub mod parse;

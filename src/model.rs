@@ -98,27 +98,18 @@ impl Repo {
 
 #[derive(Debug)]
 pub struct Skill {
-    /// The cache key it was read under: a hash of its files' bytes and of what they were read
-    /// with. Everything parsed, analyzed and scanned below is a function of it.
-    pub key: String,
     /// Index into `Catalog::repos`.
     pub repo: usize,
     /// The URL segment of the page: the folder name made URL-safe, unique within the repository.
     pub slug: String,
     pub dir: SkillDir,
-    /// Decoded when first read: only the skill's own page shows it (see [`crate::lazy::Deferred`]).
-    pub frontmatter: crate::lazy::Deferred<Frontmatter>,
-    /// The frontmatter's `compatibility`, which every build's search filters read.
-    pub compatibility: Option<String>,
+    pub frontmatter: Frontmatter,
     /// Byte offset of the body within SKILL.md's text, which the orchestrator hands render apart
     /// (`render::SkillTexts`).
     pub body_start: usize,
     pub analysis: Analysis,
-    /// What the safety scanner found in every text file of the skill folder, decoded when
-    /// first read: only the skill's own page lists it.
-    pub scan: crate::lazy::Deferred<crate::scan::ScanReport>,
-    /// The scan's verdict, which cards, rows and the search filters show of every skill.
-    pub verdict: crate::scan::Verdict,
+    /// What the safety scanner found in every text file of the skill folder.
+    pub scan: crate::scan::ScanReport,
     /// The frontmatter name, else the folder name.
     pub name: String,
     pub description: String,
@@ -126,11 +117,6 @@ pub struct Skill {
     pub reading: crate::parse::Reading,
     /// Tags, categories and products, as the taxonomy classifies the skill on its own.
     pub topics: crate::relate::Topics,
-    /// SKILL.md's text hashed, line endings aside ([`crate::relate::text_hash`]): skills with the
-    /// same text are never ranked as each other's similar skills.
-    pub text_hash: u64,
-    /// What the similar-skill ranking reads of this skill, hashed ([`crate::relate::similar_digest`]).
-    pub similar_digest: crate::hash::Hash,
     /// Dates from git; `None` is "not known".
     pub history: SkillHistory,
     /// Identical copies of the folder across the catalog.

@@ -244,3 +244,35 @@ fn a_root_spelled_another_way_shares_the_cache() {
     let linked = build_at(&link);
     assert_eq!(linked.skills_read, 1, "a link to the root read unchanged skills again");
 }
+
+#[test]
+fn a_cache_of_another_version_is_ignored_and_the_build_is_still_right() {
+    let tmp = embedded_catalog_copy();
+    let root = tmp.path();
+    let first = build(root, &root.join("public"));
+    // Every file the last build left for the next, as a program with another cache layout
+    // would have written it: the version after the store's 8-byte tag is another.
+    let mut relabelled = 0;
+    let mut folders = vec![root.join(".catalog/cache"), root.join(".public.manifests")];
+    while let Some(folder) = folders.pop() {
+        for entry in std::fs::read_dir(&folder).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                folders.push(path);
+                continue;
+            }
+            let mut bytes = std::fs::read(&path).unwrap();
+            if !bytes.starts_with(b"catcache") {
+                continue;
+            }
+            let version = u32::from_le_bytes(bytes[8..12].try_into().unwrap());
+            bytes[8..12].copy_from_slice(&(version + 1).to_le_bytes());
+            std::fs::write(&path, bytes).unwrap();
+            relabelled += 1;
+        }
+    }
+    assert!(relabelled > 2, "the cache holds {relabelled} files");
+    let again = rebuild_matches_clean(&mut Builder::Command, root, &[], "a cache of another version");
+    assert!(!again.up_to_date, "the record of another version was read");
+    assert_eq!(again.skills_read, first.skills_read, "skills came from packs of another version");
+}

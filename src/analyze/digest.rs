@@ -29,19 +29,17 @@ impl StepsSource {
 pub struct Digest {
     /// The display title: metadata title, else the first `#` heading, else the name in title case.
     pub title: String,
-    /// The rest, which only the skill's own page reads (and the similar-skill ranking, when it
-    /// runs): kept encoded when the skill comes from the cache until it is read, since decoding
-    /// 60,000 digests was a third of the time a rebuild spent loading its cache.
-    body: crate::lazy::Deferred<DigestBody>,
+    /// The rest, which the skill's own page and the similar-skill ranking read.
+    body: DigestBody,
 }
 
 impl Digest {
     pub fn new(title: String, body: DigestBody) -> Digest {
-        Digest { title, body: crate::lazy::Deferred::new(body) }
+        Digest { title, body }
     }
 
     pub fn body(&self) -> &DigestBody {
-        self.body.get()
+        &self.body
     }
 }
 

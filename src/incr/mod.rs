@@ -12,4 +12,4 @@ pub mod store;
 
 pub use fingerprint::{FileHash, binary_identity, canonical, settled_before, with_program};
 pub use pack::{PackEntry, SkillPack, SkillText};
-pub use store::{BuildRecord, cache_dir};
+pub use store::{BuildRecord, CACHE_VERSION, cache_dir};

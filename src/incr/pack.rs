@@ -7,17 +7,15 @@ use serde::Serialize;
 
 use crate::hash::{Hash, hash_bytes};
 
-use super::store::{cache_dir, write_whole_with};
+use super::store::{HEADER_LEN, after_header, cache_dir, header, write_whole_with};
 
 /// The skills of one repository as last read, by cache key
 /// (`.catalog/cache/skills/<owner>/<name>.msgpack` under the catalog root). A pack is rewritten
 /// whole when any of its skills changed; at a few hundred skills per repository that is a few
 /// megabytes.
 ///
-/// The file is a header, the entries (postcard: every build decodes all of them, and postcard,
-/// which writes no field names or type tags, decodes them in about half the time MessagePack
-/// took), then every skill's SKILL.md text. Loading reads the
-/// entries only: text is most of what a skill weighs, and is read one skill at a time when a
+/// The file is a header, the entries (MessagePack, as everything in the store), then every
+/// skill's SKILL.md text. Loading reads the entries only: text is most of what a skill weighs, and is read one skill at a time when a
 /// page needs it ([`SkillText`]).
 ///
 /// Each entry may also carry the skill folder's stat signature (its files' sizes, times and
@@ -39,10 +37,10 @@ pub struct PackEntry<T> {
     pub text: Option<SkillText>,
 }
 
-/// A pack file starts with this, then a 16-byte id (a hash of the entries, which names the
-/// pack), the entries' length in bytes and their checksum ([`pack_check`]).
-const PACK_MAGIC: &[u8; 8] = b"catpack\x03";
-const PACK_HEADER: u64 = 8 + 16 + 8 + 8;
+/// A pack file starts with the store's header (which names the cache version), then a 16-byte
+/// id (a hash of the entries, which names the pack), the entries' length in bytes and their
+/// checksum ([`pack_check`]).
+const PACK_HEADER: u64 = HEADER_LEN as u64 + 16 + 8 + 8;
 
 /// What a pack's entries are checked with when loaded: xxh3 rather than blake3 again, since it
 /// guards against damage, not against a forger, and hashing 100 MB of entries with blake3 was a
@@ -163,11 +161,11 @@ impl<T: Serialize + serde::de::DeserializeOwned> SkillPack<T> {
         }
         let listed: Vec<(&str, &Option<String>, &T, &Option<TextSpan>)> =
             entries.iter().zip(&spans).map(|(e, span)| (e.key.as_str(), &e.stat, &e.value, span)).collect();
-        let Ok(encoded) = postcard::to_allocvec(&listed) else { return };
+        let Ok(encoded) = rmp_serde::to_vec(&listed) else { return };
         let id = hash_bytes(&encoded);
         let path = Self::path(root, repo);
         let saved = write_whole_with(&path, |file| {
-            file.write_all(PACK_MAGIC)?;
+            file.write_all(&header())?;
             file.write_all(&id)?;
             file.write_all(&(encoded.len() as u64).to_le_bytes())?;
             file.write_all(&pack_check(&id, &encoded).to_le_bytes())?;
@@ -210,20 +208,19 @@ fn read_entries<T: serde::de::DeserializeOwned>(
     if pack_check(&id, &encoded) != check {
         return None;
     }
-    Some((id, PACK_HEADER + len, postcard::from_bytes(&encoded).ok()?))
+    Some((id, PACK_HEADER + len, rmp_serde::from_slice(&encoded).ok()?))
 }
 
 /// A pack's id, its entries' length and their checksum, from the start of its file.
 fn read_header(file: &mut std::fs::File) -> std::io::Result<(Hash, u64, u64)> {
     use std::io::Read;
-    let mut header = [0u8; PACK_HEADER as usize];
-    file.read_exact(&mut header)?;
-    if &header[..8] != PACK_MAGIC {
-        return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, "not a skill pack"));
-    }
-    let id: Hash = header[8..24].try_into().expect("16 bytes");
-    let len = u64::from_le_bytes(header[24..32].try_into().expect("8 bytes"));
-    let check = u64::from_le_bytes(header[32..].try_into().expect("8 bytes"));
+    let mut bytes = [0u8; PACK_HEADER as usize];
+    file.read_exact(&mut bytes)?;
+    let not_ours = || std::io::Error::new(std::io::ErrorKind::InvalidData, "not a skill pack of this cache version");
+    let rest = after_header(&bytes).ok_or_else(not_ours)?;
+    let id: Hash = rest[..16].try_into().expect("16 bytes");
+    let len = u64::from_le_bytes(rest[16..24].try_into().expect("8 bytes"));
+    let check = u64::from_le_bytes(rest[24..].try_into().expect("8 bytes"));
     Ok((id, len, check))
 }
 

@@ -1,6 +1,8 @@
 //! The `.catalog/` store: what one build leaves for the next, each file written whole (a reader
-//! never sees half of one) and each valid only for the program that wrote it. A file that is
-//! missing, damaged or written by another program is no file: the work is done again.
+//! never sees half of one) and each valid only for the program that wrote it. Every file is
+//! MessagePack behind a header that names the cache's layout ([`CACHE_VERSION`]); a file that
+//! is missing, damaged, of another layout or written by another program is no file: the work
+//! is done again.
 
 use std::path::{Path, PathBuf};
 
@@ -10,6 +12,32 @@ use crate::hash::Hash;
 use crate::summary::BuildSummary;
 
 use super::fingerprint::binary_identity;
+
+/// The layout of every file the store and the skill packs write. Raise it when a stored
+/// type or the files' framing changes: files written under another version are then ignored
+/// whole, rather than decoded into the wrong shape.
+pub const CACHE_VERSION: u32 = 1;
+
+/// What every stored file starts with: a tag, then the cache version (little-endian).
+const CACHE_TAG: &[u8; 8] = b"catcache";
+pub(super) const HEADER_LEN: usize = 12;
+
+/// The header of a file written now.
+pub(super) fn header() -> [u8; HEADER_LEN] {
+    header_of(CACHE_VERSION)
+}
+
+fn header_of(version: u32) -> [u8; HEADER_LEN] {
+    let mut header = [0; HEADER_LEN];
+    header[..8].copy_from_slice(CACHE_TAG);
+    header[8..].copy_from_slice(&version.to_le_bytes());
+    header
+}
+
+/// The bytes after the header, when `bytes` starts with this version's header.
+pub(super) fn after_header(bytes: &[u8]) -> Option<&[u8]> {
+    bytes.strip_prefix(header().as_slice())
+}
 
 /// Where a catalog's build cache lives: skill packs, folder listings, memos.
 pub fn cache_dir(root: &Path) -> PathBuf {
@@ -29,16 +57,13 @@ pub struct BuildRecord {
 /// The record kept at `path` for the output folder `out`; none when there is none, it cannot be
 /// read, or it describes another folder.
 pub fn load_record(path: &Path, out: &Path) -> Option<BuildRecord> {
-    let text = std::fs::read_to_string(path).ok()?;
     let canonical = super::fingerprint::canonical;
-    serde_json::from_str::<BuildRecord>(&text).ok().filter(|record| canonical(&record.summary.out) == canonical(out))
+    load_file::<BuildRecord>(path).filter(|record| canonical(&record.summary.out) == canonical(out))
 }
 
 /// Saves the record; a cache that cannot be written only costs the next build time.
 pub fn save_record(path: &Path, record: &BuildRecord) {
-    if let Ok(json) = serde_json::to_vec(record) {
-        write_whole(path, &json);
-    }
+    save_file(path, CACHE_VERSION, record);
 }
 
 /// Forgets the record at `path`, so that the next build does the work again.
@@ -46,55 +71,37 @@ pub fn forget_record(path: &Path) {
     let _ = std::fs::remove_file(path);
 }
 
-/// A value kept from one build for the next (`.catalog/cache/<name>`), in MessagePack behind
-/// the identity of the program that wrote it.
+/// A stored value behind the identity of the program that wrote it.
 #[derive(Serialize, Deserialize)]
-struct MemoFile<T> {
+struct Stored<T> {
     binary: Hash,
     value: T,
 }
 
-/// The memo saved as `name` by this program; none when there is none or it cannot be read.
+/// The value stored at `path` by this program under this cache version.
+fn load_file<T: serde::de::DeserializeOwned>(path: &Path) -> Option<T> {
+    let bytes = std::fs::read(path).ok()?;
+    let stored: Stored<T> = rmp_serde::from_slice(after_header(&bytes)?).ok()?;
+    (stored.binary == binary_identity()).then_some(stored.value)
+}
+
+/// Stores `value` at `path` for [`load_file`], under the cache version `version`.
+fn save_file<T: Serialize>(path: &Path, version: u32, value: T) {
+    let mut bytes = header_of(version).to_vec();
+    if rmp_serde::encode::write(&mut bytes, &Stored { binary: binary_identity(), value }).is_ok() {
+        write_whole(path, &bytes);
+    }
+}
+
+/// The memo saved as `name` (`.catalog/cache/<name>`) by this program; none when there is none
+/// or it cannot be read.
 pub fn load_memo<T: serde::de::DeserializeOwned>(root: &Path, name: &str) -> Option<T> {
-    let bytes = std::fs::read(cache_dir(root).join(name)).ok()?;
-    let file: MemoFile<T> = rmp_serde::from_slice(&bytes).ok()?;
-    (file.binary == binary_identity()).then_some(file.value)
+    load_file(&cache_dir(root).join(name))
 }
 
 /// Saves a memo for [`load_memo`]. One that cannot be written costs the next build the work.
 pub fn save_memo<T: Serialize>(root: &Path, name: &str, value: T) {
-    if let Ok(bytes) = rmp_serde::to_vec(&MemoFile { binary: binary_identity(), value }) {
-        write_whole(&cache_dir(root).join(name), &bytes);
-    }
-}
-
-/// A table of 16-byte hashes by 16-byte hashes kept as `name`: the program's identity, then the
-/// pairs. Plain bytes: 60,000 pairs are read in a millisecond. Empty when there is none, it was
-/// written by another program, or it is damaged.
-pub fn load_pairs(root: &Path, name: &str) -> crate::FastMap<Hash, Hash> {
-    let mut pairs_read = crate::FastMap::default();
-    let Ok(bytes) = std::fs::read(cache_dir(root).join(name)) else { return pairs_read };
-    let identity = binary_identity();
-    let Some(pairs) = bytes.strip_prefix(identity.as_slice()).filter(|pairs| pairs.len() % 32 == 0) else {
-        return pairs_read;
-    };
-    pairs_read.reserve(pairs.len() / 32);
-    for pair in pairs.chunks_exact(32) {
-        let (key, value) = pair.split_at(16);
-        pairs_read.insert(key.try_into().expect("16 bytes"), value.try_into().expect("16 bytes"));
-    }
-    pairs_read
-}
-
-/// Saves [`load_pairs`]'s file.
-pub fn save_pairs(root: &Path, name: &str, pairs: &crate::FastMap<Hash, Hash>) {
-    let mut bytes = binary_identity().to_vec();
-    bytes.reserve(pairs.len() * 32);
-    for (key, value) in pairs {
-        bytes.extend_from_slice(key);
-        bytes.extend_from_slice(value);
-    }
-    let _ = write_whole_with(&cache_dir(root).join(name), |file| file.write_all(&bytes));
+    save_file(&cache_dir(root).join(name), CACHE_VERSION, value);
 }
 
 /// Writes `bytes` to a file of its own and renames it over `path`, so that readers, and other
@@ -131,22 +138,6 @@ mod tests {
     use crate::diag::Diagnostic;
 
     #[test]
-    fn pairs_come_back_as_saved_and_a_damaged_file_gives_none() {
-        let root = tempfile::tempdir().unwrap();
-        let mut pairs = crate::FastMap::default();
-        pairs.insert([1; 16], [2; 16]);
-        pairs.insert([3; 16], [4; 16]);
-        save_pairs(root.path(), "pairs.bin", &pairs);
-        assert_eq!(load_pairs(root.path(), "pairs.bin"), pairs);
-        // A torn pair is damage: every pair is made again rather than one read wrong.
-        let path = cache_dir(root.path()).join("pairs.bin");
-        let mut bytes = std::fs::read(&path).unwrap();
-        bytes.pop();
-        std::fs::write(&path, &bytes).unwrap();
-        assert!(load_pairs(root.path(), "pairs.bin").is_empty());
-    }
-
-    #[test]
     fn records_round_trip_per_output_folder() {
         let tmp = tempfile::tempdir().unwrap();
         let out = tmp.path().join("public");
@@ -163,7 +154,7 @@ mod tests {
                 diagnostics: vec![Diagnostic::warning("a/SKILL.md", Some(2), "has no `name`")],
             },
         };
-        let path = tmp.path().join("last-build.json");
+        let path = tmp.path().join("last-build.msgpack");
         save_record(&path, &record);
         let loaded = load_record(&path, &out).unwrap();
         assert_eq!((loaded.fingerprint.as_str(), loaded.summary.diagnostics.len()), ("f", 1));
@@ -180,5 +171,15 @@ mod tests {
         assert_eq!(load_memo::<Vec<String>>(root.path(), "other.msgpack"), None);
         save_memo(root.path(), "memo.msgpack", 7u8);
         assert_eq!(load_memo::<Vec<String>>(root.path(), "memo.msgpack"), None, "another shape is no memo");
+        // A memo of the same shape written under another cache version is not read; a torn
+        // one neither.
+        let path = cache_dir(root.path()).join("memo.msgpack");
+        save_file(&path, CACHE_VERSION + 1, vec!["a".to_string()]);
+        assert_eq!(load_memo::<Vec<String>>(root.path(), "memo.msgpack"), None, "another version was read");
+        save_memo(root.path(), "memo.msgpack", vec!["a".to_string()]);
+        let mut bytes = std::fs::read(&path).unwrap();
+        bytes.pop();
+        std::fs::write(&path, &bytes).unwrap();
+        assert_eq!(load_memo::<Vec<String>>(root.path(), "memo.msgpack"), None, "a torn memo was read");
     }
 }

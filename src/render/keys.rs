@@ -13,7 +13,7 @@
 //!   other field the same on every page, and a skill page's root and canonical address follow
 //!   from the base URL and the skill's facts (its slug, repository and canonical copy);
 //! - another skill shown on a page (a card, a row of the comparison table) is covered by what
-//!   is shown of it (`skill_page::shown_key`): the card and the row themselves, hashed. An edit that
+//!   is shown of it (`shown::shown_key`): the card and the row themselves, hashed. An edit that
 //!   leaves them as they were (most body edits) re-renders no other page.
 //!
 //! `tests/incremental.rs` compares incremental builds with clean ones byte for byte.
@@ -43,7 +43,7 @@ fn hasher(kind: &str) -> Hasher {
 
 /// Each skill's own facts: its cache key (everything read from its folder, and what it was
 /// read with), slug, history, copies and repository.
-pub fn skill_keys(catalog: &Catalog) -> Vec<Hash> {
+pub fn skill_keys(catalog: &Catalog, texts: &dyn super::SkillTexts) -> Vec<Hash> {
     let repos: Vec<Hash> = catalog
         .repos
         .par_iter()
@@ -64,7 +64,7 @@ pub fn skill_keys(catalog: &Catalog) -> Vec<Hash> {
             let skill = &catalog.skills[i];
             let mut hasher = hasher("skill");
             hasher
-                .text(&skill.key)
+                .text(texts.source_key(i))
                 .bytes(&repos[skill.repo])
                 .text(&skill.slug)
                 .number(u64::from(skill.history.first_seen.is_some()))
@@ -95,7 +95,7 @@ pub fn skill_keys(catalog: &Catalog) -> Vec<Hash> {
 
 impl InputKeys {
     /// The keys of a build: each skill's own facts ([`skill_keys`]) and what other pages show
-    /// of it ([`skill_page::shown_key`], as `skill_page::Shown::new` gives them).
+    /// of it ([`super::shown::shown_key`], as `shown::Shown::new` gives them).
     pub fn new(skills: Vec<Hash>, shown: Vec<Hash>) -> InputKeys {
         InputKeys { skills, shown }
     }

@@ -12,7 +12,7 @@ use crate::write::SiteWriter;
 
 use super::context::*;
 use super::keys::InputKeys;
-use super::skill_page::Shown;
+use super::shown::Shown;
 use super::topics::{TopicIndex, TopicKind};
 use super::urls::{compact_count, path_to_root};
 use super::{Renderer, SiteFn};

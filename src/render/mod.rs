@@ -6,11 +6,13 @@
 
 pub mod context;
 pub mod facets;
+pub mod faq;
 pub mod feeds;
 pub mod keys;
 pub mod listing;
 pub mod markdown;
 pub mod search;
+pub mod shown;
 pub mod skill_page;
 pub mod topics;
 pub mod urls;
@@ -183,10 +185,13 @@ pub struct RenderStats {
 }
 
 /// SKILL.md's text of each skill, by its index in the catalog, as it was read (BOM removed,
-/// line endings as written). The build hands it over; it may keep the texts elsewhere until a
-/// page asks for one.
+/// line endings as written), and a key of what the skill was read from. The build hands them
+/// over; it may keep the texts elsewhere until a page asks for one.
 pub trait SkillTexts: Sync {
     fn text(&self, index: usize) -> Result<std::borrow::Cow<'_, str>>;
+    /// A hash of the skill's files and of what they were read with: the skill's facts from
+    /// its folder and its text are functions of it.
+    fn source_key(&self, index: usize) -> &str;
 }
 
 /// Builds the shared part of a page's context from the page's folder.
@@ -194,13 +199,13 @@ pub type SiteFn<'a> = dyn Fn(&str) -> SiteCtx + Sync + 'a;
 
 /// Renders every page of the catalog into `out`.
 /// `shown_memo`: what an earlier build's cards and rows were keyed as; then this build's (see
-/// [`skill_page::ShownMemo`]).
+/// [`shown::ShownMemo`]).
 pub fn render_site(
     catalog: &Catalog,
     renderer: &Renderer,
     out: &SiteWriter,
     progress: &Progress,
-    shown_memo: &mut skill_page::ShownMemo,
+    shown_memo: &mut shown::ShownMemo,
     texts: &dyn SkillTexts,
 ) -> Result<RenderStats> {
     let has_feed = catalog.skills.iter().any(|s| s.history.first_seen.is_some());
@@ -224,8 +229,8 @@ pub fn render_site(
     }
 
     // Skill pages: the bulk of the work, one per skill, in parallel.
-    let skill_keys = keys::skill_keys(catalog);
-    let (shown, shown_keys) = skill_page::Shown::new(catalog, &skill_keys, shown_memo);
+    let skill_keys = keys::skill_keys(catalog, texts);
+    let (shown, shown_keys) = shown::Shown::new(catalog, &skill_keys, shown_memo);
     let input_keys = keys::InputKeys::new(skill_keys, shown_keys);
     let all = listing::skills_by_title(catalog);
     let title_rank = listing::title_ranks(&all);
@@ -257,7 +262,7 @@ pub fn render_site(
         })?;
         if skill.analysis.license.redistributable {
             // The text is a function of the skill's cache key: an unchanged one is not hashed again.
-            let key = hash_parts(&[b"SKILL.md copy\0", skill.key.as_bytes()]);
+            let key = hash_parts(&[b"SKILL.md copy\0", texts.source_key(index).as_bytes()]);
             out.write_page(&format!("{dir}SKILL.md"), key, || Ok(texts.text(index)?.into_owned()))?;
         }
         rendered.tick();

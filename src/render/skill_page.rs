@@ -1,21 +1,20 @@
 //! The skill page's context: every section of the page, from the skill's facts.
 
-use std::sync::{Arc, OnceLock};
-
-use rayon::prelude::*;
+use std::sync::Arc;
 
 use crate::agents::{AGENTS, InstallVars};
 use crate::analyze::license::LicenseOrigin;
-use crate::hash::Hash;
-use crate::model::{Catalog, Repo, Skill};
+use crate::model::{Catalog, Skill};
 use crate::parse::Reading;
 use crate::parse::frontmatter::value_text;
 use crate::scan::{Finding, Verdict};
 
 use super::context::*;
+use super::faq::{FaqInput, faq, faq_json_ld, list_with_more};
 use super::markdown::{self, LinkBase};
+use super::shown::Shown;
 use super::topics::{TopicIndex, TopicKind};
-use super::urls::{about_words, compact_count, file_size, grouped, path_to_root};
+use super::urls::{about_words, compact_count, file_size, path_to_root};
 use crate::relate::Topic;
 
 /// How many cards "More from <repo>" shows.
@@ -291,7 +290,7 @@ pub fn topic_links(
 /// The Safety section: the verdict, each finding with its file:line (linked to the line at its
 /// source), rule, severity and why; then spec conformance.
 fn safety(skill: &Skill, blob_dir: Option<&str>) -> Safety {
-    let scan = skill.scan.get();
+    let scan = &skill.scan;
     let row = |f: &Finding| {
         // GitHub renders Markdown unless asked for the plain file, which has line anchors.
         let plain = if f.file.to_ascii_lowercase().ends_with(".md") { "?plain=1" } else { "" };
@@ -381,94 +380,6 @@ fn reading_problem(reading: &Reading) -> &'static str {
     }
 }
 
-/// What other pages show of each skill: its card and its comparison row, made when a page
-/// that shows them is rendered (most pages of an incremental build are not).
-pub struct Shown<'a> {
-    catalog: &'a Catalog,
-    made: Vec<OnceLock<(Arc<Card>, Arc<CompareRow>)>>,
-}
-
-/// The [`shown_key`] of each skill by the key of the skill facts its card and row were
-/// made from (the render keys' `skill_keys`), which covers everything they show. `serve` keeps the last
-/// build's and `build` saves it in the cache, so that a build makes only the changed skills'
-/// cards to key them.
-#[derive(Default)]
-pub struct ShownMemo {
-    pub by_skill: crate::FastMap<Hash, Hash>,
-    /// Whether the last build changed it (a skill's card was made again, or a skill is gone).
-    pub changed: bool,
-}
-
-impl<'a> Shown<'a> {
-    /// Every skill's [`shown_key`], from `memo` when it holds the skill's facts, else
-    /// from its card and row, made now (and kept for the pages that show them); `skill_keys`
-    /// are the render keys' `skill_keys`. Then `memo` holds this build's.
-    pub fn new(catalog: &'a Catalog, skill_keys: &[Hash], memo: &mut ShownMemo) -> (Shown<'a>, Vec<Hash>) {
-        let shown = Shown { catalog, made: (0..catalog.skills.len()).map(|_| OnceLock::new()).collect() };
-        let earlier = &memo.by_skill;
-        let keys: Vec<(Hash, bool)> = (0..catalog.skills.len())
-            .into_par_iter()
-            .map(|i| match earlier.get(&skill_keys[i]) {
-                Some(&key) => (key, false),
-                None => {
-                    let (card, row) = shown.get(i);
-                    (shown_key(&card, &row), true)
-                }
-            })
-            .collect();
-        let made_again = keys.iter().any(|&(_, made)| made);
-        let by_skill: crate::FastMap<Hash, Hash> =
-            skill_keys.iter().copied().zip(keys.iter().map(|&(key, _)| key)).collect();
-        memo.changed = made_again || by_skill.len() != memo.by_skill.len();
-        crate::drop_later(std::mem::replace(&mut memo.by_skill, by_skill));
-        (shown, keys.into_iter().map(|(key, _)| key).collect())
-    }
-
-    /// Skill `index`'s card, linked from the site root.
-    pub fn card(&self, index: usize) -> Arc<Card> {
-        self.get(index).0
-    }
-
-    /// Skill `index`'s row of a comparison table, linked from the site root.
-    pub fn row(&self, index: usize) -> Arc<CompareRow> {
-        self.get(index).1
-    }
-
-    /// Frees the cards on another thread ([`crate::drop_later`]).
-    pub fn drop_later(self) {
-        crate::drop_later(self.made);
-    }
-
-    fn get(&self, index: usize) -> (Arc<Card>, Arc<CompareRow>) {
-        self.made[index]
-            .get_or_init(|| (Arc::new(card(self.catalog, index)), Arc::new(compare_row(self.catalog, index))))
-            .clone()
-    }
-}
-
-/// The key of what other pages show of a skill: its card and comparison row, hashed.
-pub fn shown_key(card: &Card, row: &CompareRow) -> Hash {
-    // Links are from the site root: a page's own root is part of its key. MessagePack rather
-    // than JSON: nothing to escape, and 60,000 cards are keyed on every build.
-    let mut bytes = b"shown\0".to_vec();
-    rmp_serde::encode::write(&mut bytes, &(card, row)).expect("cards serialise");
-    crate::hash::hash_bytes(&bytes)
-}
-
-/// A skill as a card, linked from the site root.
-fn card(catalog: &Catalog, index: usize) -> Card {
-    let skill = &catalog.skills[index];
-    let repo = &catalog.repos[skill.repo];
-    Card {
-        title: skill.analysis.digest.title.clone(),
-        repo: repo.id.full(),
-        description: skill.description.clone(),
-        href: skill.url_path(repo),
-        tokens: format!("~{}", compact_count(skill.analysis.cost.tokens)),
-        license: skill.analysis.license.label.clone(),
-    }
-}
-
 /// `A (owner/repo, 915 stars), B (owner/repo) and C (owner/repo)`: the first four similar skills.
 fn alternatives(catalog: &Catalog, similar: &[usize]) -> String {
     let names: Vec<String> = similar
@@ -482,32 +393,6 @@ fn alternatives(catalog: &Catalog, similar: &[usize]) -> String {
         })
         .collect();
     list_with_more(&names, 4, "skill")
-}
-
-/// A row of the "Compare with similar skills" table, linked from the site root.
-fn compare_row(catalog: &Catalog, index: usize) -> CompareRow {
-    let skill = &catalog.skills[index];
-    let repo = &catalog.repos[skill.repo];
-    CompareRow {
-        title: skill.analysis.digest.title.clone(),
-        repo: repo.id.full(),
-        href: skill.url_path(repo),
-        is_self: false,
-        stars: repo.facts.stars.map(|s| compact_count(s as usize)).unwrap_or_else(|| "—".to_string()),
-        used_in: match skill.copies.used_in {
-            0 => "—".to_string(),
-            n => n.to_string(),
-        },
-        tokens: format!("~{}", compact_count(skill.analysis.cost.tokens)),
-        auto_check: match skill.verdict {
-            Verdict::Passed => "Pass",
-            Verdict::Notes => "Notes",
-            Verdict::Failed => "Fail",
-        }
-        .to_string(),
-        license: skill.analysis.license.label.clone(),
-        updated: repo.facts.updated.map(|t| t.iso_date()).unwrap_or_else(|| "—".to_string()),
-    }
 }
 
 /// The skill's identical copies, when it has any.
@@ -546,23 +431,8 @@ fn withheld_reason(license: &crate::analyze::License) -> String {
     }
 }
 
-/// `a, b, c and d, plus 2 more sections`
-fn list_with_more(items: &[String], shown: usize, noun: &str) -> String {
-    let head: Vec<&str> = items.iter().take(shown).map(String::as_str).collect();
-    let mut text = match head.as_slice() {
-        [] => String::new(),
-        [one] => one.to_string(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    };
-    let more = items.len().saturating_sub(shown);
-    if more > 0 {
-        text.push_str(&format!(", plus {more} more {}", crate::plural::noun(more as u64, noun)));
-    }
-    text
-}
-
 fn frontmatter_rows(skill: &Skill) -> Vec<KeyValue> {
-    let fm = skill.frontmatter.get();
+    let fm = &skill.frontmatter;
     let mut rows = Vec::new();
     let mut push = |k: &str, v: Option<String>| {
         if let Some(v) = v {
@@ -581,179 +451,4 @@ fn frontmatter_rows(skill: &Skill) -> Vec<KeyValue> {
         push(k, value_text(v));
     }
     rows
-}
-
-/// What the FAQ answers from, beside the skill itself: what the rest of the page worked out.
-struct FaqInput<'a> {
-    title: &'a str,
-    install: &'a [crate::agents::AgentInstall],
-    intro: &'a [String],
-    words: usize,
-    tokens: &'a str,
-    alternatives: String,
-}
-
-fn faq(skill: &Skill, repo: &Repo, input: FaqInput) -> Vec<Qa> {
-    let FaqInput { title, install, intro, words, tokens, alternatives } = input;
-    let a = &skill.analysis;
-    let mut faq = Vec::new();
-    if !intro.is_empty() {
-        faq.push(Qa { question: format!("What does {title} do?"), answer: intro.join(" ") });
-    }
-    if !a.digest.body().when_to_use.is_empty() {
-        faq.push(Qa {
-            question: format!("When should I use {title}?"),
-            answer: format!("{title} fits situations like: {}.", a.digest.body().when_to_use.join("; ")),
-        });
-    }
-    let folder = skill.folder_name(repo);
-    let path = if skill.dir.rel_dir.is_empty() { "the repository root".to_string() } else { skill.dir.rel_dir.clone() };
-    for agent in install.iter().take(2) {
-        let Some(first) = agent.options.first() else {
-            continue;
-        };
-        let dir =
-            AGENTS.agents.iter().find(|x| x.id == agent.id).map(|x| x.project_dir.as_str()).unwrap_or(".agents/skills");
-        faq.push(Qa {
-            question: format!("How do I install {title} in {}?", agent.name),
-            answer: format!(
-                "Run `{}`. Or copy the skill folder ({path} in {}) into {dir}/{folder} in your project. {} loads it when a task matches its description.",
-                first.command,
-                repo.id.full(),
-                agent.name
-            ),
-        });
-    }
-    if install.len() > 2 {
-        let others: Vec<&str> = install[2..].iter().map(|a| a.name.as_str()).collect();
-        faq.push(Qa {
-            question: format!("Can I use {title} in {}?", list_with_more(&others.iter().map(|s| s.to_string()).collect::<Vec<_>>(), 3, "agent")),
-            answer: format!(
-                "{} also load SKILL.md folders. Each has its own tab above, with the commands and the folder it loads skills from.",
-                others.join(", ")
-            ),
-        });
-    }
-    let caps = &a.capabilities;
-    if !caps.commands.is_empty() || !a.digest.body().requirements.is_empty() {
-        let mut answer = String::new();
-        if !caps.commands.is_empty() {
-            answer.push_str(&format!(
-                "Going by SKILL.md, {title} calls these command-line tools: {}.",
-                caps.commands.join(", ")
-            ));
-        }
-        if !a.digest.body().requirements.is_empty() {
-            answer.push_str(&format!(" Its requirements section lists: {}.", a.digest.body().requirements.join("; ")));
-        }
-        faq.push(Qa { question: format!("What does {title} need to run?"), answer: answer.trim().to_string() });
-    }
-    faq.push(Qa {
-        question: format!("Does {title} access the network?"),
-        answer: if caps.urls.is_empty() {
-            "SKILL.md contains no URLs. Any network use would come from the scripts or tools the agent runs. This is read from the text; nothing was executed.".to_string()
-        } else {
-            format!(
-                "SKILL.md mentions {}: {}. This is read from the text; nothing was executed.",
-                crate::plural::count(caps.urls.len(), "URL"),
-                caps.urls.iter().take(5).cloned().collect::<Vec<_>>().join(", ")
-            )
-        },
-    });
-    let verdict = match skill.verdict {
-        Verdict::Passed => {
-            "found no risky patterns, such as piping downloads into a shell, reading credential files or hidden Unicode"
-        }
-        Verdict::Notes => "found medium or low findings, listed in the Safety section with their files and lines",
-        Verdict::Failed => "found high or critical findings, listed in the Safety section with their files and lines",
-    };
-    faq.push(Qa {
-        question: format!("Is {title} safe to install?"),
-        answer: format!(
-            "Our automated static check of SKILL.md and the other text files in its folder {verdict}. It is not a guarantee. Review the folder before installing."
-        ),
-    });
-    if a.license.origin != LicenseOrigin::None {
-        let whose = match a.license.origin {
-            LicenseOrigin::Repository => " (the repository's licence)",
-            LicenseOrigin::SkillFile => " (the licence file in its folder)",
-            _ => "",
-        };
-        let shown = if a.license.redistributable {
-            "It allows redistribution, so the full SKILL.md is shown on this page."
-        } else {
-            "It was not recognised as allowing redistribution, so SKILL.md is linked rather than shown."
-        };
-        faq.push(Qa {
-            question: format!("What licence does {title} use?"),
-            answer: format!("{title} is published under the {} licence{whose}. {shown}", a.license.label),
-        });
-    }
-    faq.push(Qa {
-        question: format!("How many tokens does {title} use?"),
-        answer: format!(
-            "About {} tokens (SKILL.md is roughly {} characters and {words} words). Agents keep only the skill's name and description in context until a task matches; then they load SKILL.md in full.",
-            tokens.trim_start_matches('~'),
-            compact_count(a.cost.chars)
-        ),
-    });
-    if !alternatives.is_empty() {
-        faq.push(Qa {
-            question: format!("What are the alternatives to {title}?"),
-            answer: format!(
-                "Skills that share tags, products or a category with {title}: {alternatives}. The comparison table on this page puts their stars, adoption, token cost, safety result and licence side by side."
-            ),
-        });
-    }
-    faq.push(Qa {
-        question: format!("Who maintains {title}?"),
-        answer: format!(
-            "It is published in {} by {}{}. The repository holds {} {}.{}",
-            repo.id.full(),
-            repo.id.owner,
-            repo.facts.stars.map(|s| format!(", which has {} GitHub stars", grouped(s as usize))).unwrap_or_default(),
-            grouped(repo.skills.len()),
-            crate::plural::noun(repo.skills.len() as u64, "skill"),
-            repo.facts
-                .updated
-                .map(|t| format!(" The repository was last updated on {}.", t.long_date()))
-                .unwrap_or_default()
-        ),
-    });
-    faq
-}
-
-/// FAQPage structured data; `<` is escaped so the JSON can never close its script element.
-fn faq_json_ld(faq: &[Qa]) -> String {
-    let value = serde_json::json!({
-        "@context": "https://schema.org",
-        "@type": "FAQPage",
-        "mainEntity": faq.iter().map(|qa| serde_json::json!({
-            "@type": "Question",
-            "name": qa.question,
-            "acceptedAnswer": {"@type": "Answer", "text": qa.answer},
-        })).collect::<Vec<_>>(),
-    });
-    value.to_string().replace('<', "\\u003c").replace('>', "\\u003e").replace('&', "\\u0026")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn lists_read_like_prose() {
-        let items: Vec<String> = ["A", "B", "C", "D", "E", "F"].iter().map(|s| s.to_string()).collect();
-        assert_eq!(list_with_more(&items, 4, "section"), "A, B, C and D, plus 2 more sections");
-        assert_eq!(list_with_more(&items[..1], 4, "section"), "A");
-        assert_eq!(list_with_more(&items[..5], 4, "section"), "A, B, C and D, plus 1 more section");
-    }
-
-    #[test]
-    fn json_ld_cannot_close_its_script() {
-        let out = faq_json_ld(&[Qa { question: "</script><script>alert(1)</script>".into(), answer: "&".into() }]);
-        assert!(!out.contains('<'));
-        let back: serde_json::Value = serde_json::from_str(&out).unwrap();
-        assert_eq!(back["mainEntity"][0]["name"], "</script><script>alert(1)</script>");
-    }
 }

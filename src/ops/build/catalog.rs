@@ -11,7 +11,7 @@ use crate::diag::Diagnostic;
 use crate::discover::{self, DiscoveredSource, RepoId};
 use crate::error::Result;
 use crate::hash::{Hash, Hasher};
-use crate::incr::{self, FileHash, SkillText};
+use crate::incr::{self, FileHash};
 use crate::model::{Catalog, Repo, Skill};
 use crate::parse;
 use crate::progress::{Progress, Stage};
@@ -20,27 +20,32 @@ use crate::render;
 use crate::repo_data;
 use crate::sources;
 
-use super::repo::{Reading, Reads, RepoPart, build_repo};
+use super::repo::{Reading, Reads, RepoPart, SkillSource, build_repo};
 use super::session::{KeptFacts, KeptRepo, Session};
 use super::{BuildOptions, SIMILAR_MEMO, listings_memo};
 
-/// The SKILL.md texts of a catalog's skills, in catalog order: in memory when just read, else
-/// read from the skill's cache pack when a page asks (a build that renders a few pages needs
-/// only theirs).
+/// What render reads of a catalog's skills beside the catalog, in catalog order: their SKILL.md
+/// texts (in memory when just read, else read from the skill's cache pack when a page asks: a
+/// build that renders a few pages needs only theirs) and the keys they were read under.
 pub(super) struct Texts<'a> {
     pub(super) catalog: &'a Catalog,
-    pub(super) texts: &'a [SkillText],
+    pub(super) sources: &'a [SkillSource],
 }
 
 impl render::SkillTexts for Texts<'_> {
+    fn source_key(&self, index: usize) -> &str {
+        &self.sources[index].key
+    }
+
     /// The text, or, when its pack was replaced since it was loaded (another build of the same
     /// catalog saved it meanwhile), the skill file itself if it still holds the same text.
     fn text(&self, index: usize) -> Result<std::borrow::Cow<'_, str>> {
         let skill = &self.catalog.skills[index];
-        self.texts[index].read().or_else(|err| {
+        let source = &self.sources[index];
+        source.text.read().or_else(|err| {
             let again = std::fs::read(skill.dir.skill_file_path()).ok().map(|bytes| parse::decode(&bytes).0);
             match again {
-                Some(text) if relate::text_hash(&text) == skill.text_hash => Ok(std::borrow::Cow::Owned(text)),
+                Some(text) if relate::text_hash(&text) == source.text_hash => Ok(std::borrow::Cow::Owned(text)),
                 _ => Err(err),
             }
         })
@@ -217,7 +222,7 @@ pub(super) fn assemble_catalog(
         diagnostics: if keeping { parts.iter().map(|p| p.diagnostics.clone()).collect() } else { Vec::new() },
         commits: parts.iter().map(|p| p.commit).collect(),
     };
-    let (mut repos, mut skills, texts) = join_repos(parts, &repo_data, &mut diagnostics, skill_folders);
+    let (mut repos, mut skills, skill_sources) = join_repos(parts, &repo_data, &mut diagnostics, skill_folders);
     for repo in &mut repos {
         repo.hosted = !config.without_repository;
     }
@@ -242,13 +247,14 @@ pub(super) fn assemble_catalog(
     let unchanged = earlier.as_ref().map(|memo| memo.key.clone());
     let facts: Vec<relate::SkillFacts> = skills
         .iter()
-        .map(|s| relate::SkillFacts {
+        .zip(&skill_sources)
+        .map(|(s, source)| relate::SkillFacts {
             topics: &s.topics,
             name: &s.name,
             description: &s.description,
             digest: &s.analysis.digest,
-            text_hash: s.text_hash,
-            similar_digest: s.similar_digest,
+            text_hash: source.text_hash,
+            similar_digest: source.similar_digest,
         })
         .collect();
     let relations = relate::relate(&facts, earlier);
@@ -257,13 +263,14 @@ pub(super) fn assemble_catalog(
         let memo = relate::SimilarMemo { key: relations.similar_key.clone(), similar: relations.similar.clone() };
         incr::store::save_memo(root, SIMILAR_MEMO, memo);
     }
-    (Assembled { catalog: Catalog { config, repos, skills, diagnostics, relations }, texts }, reads, sources, kept)
+    let catalog = Catalog { config, repos, skills, diagnostics, relations };
+    (Assembled { catalog, sources: skill_sources }, reads, sources, kept)
 }
 
-/// A catalog, with its skills' SKILL.md texts in the same order.
+/// A catalog, with what the build keeps beside each of its skills, in the same order.
 pub(super) struct Assembled {
     pub(super) catalog: Catalog,
-    pub(super) texts: Vec<SkillText>,
+    pub(super) sources: Vec<SkillSource>,
 }
 
 /// The repositories, joined into one catalog's: skills numbered across the catalog, stars from
@@ -273,11 +280,11 @@ pub(super) fn join_repos(
     repo_data: &repo_data::RepoData,
     diagnostics: &mut Vec<Diagnostic>,
     skill_folders: usize,
-) -> (Vec<Repo>, Vec<Skill>, Vec<SkillText>) {
+) -> (Vec<Repo>, Vec<Skill>, Vec<SkillSource>) {
     let mut repos = Vec::with_capacity(parts.len());
     let mut skills: Vec<Skill> = Vec::with_capacity(skill_folders);
-    let mut texts: Vec<SkillText> = Vec::with_capacity(skill_folders);
-    for RepoPart { mut repo, skills: repo_skills, texts: repo_texts, diagnostics: repo_diagnostics, .. } in parts {
+    let mut sources: Vec<SkillSource> = Vec::with_capacity(skill_folders);
+    for RepoPart { mut repo, skills: repo_skills, sources: repo_sources, diagnostics: repo_diagnostics, .. } in parts {
         let repo_index = repos.len();
         repo.skills = (skills.len()..skills.len() + repo_skills.len()).collect();
         repo.facts.stars = repo_data.get(&repo.id.full()).and_then(|figures| figures.stars);
@@ -285,11 +292,11 @@ pub(super) fn join_repos(
             skill.repo = repo_index;
             skill
         }));
-        texts.extend(repo_texts);
+        sources.extend(repo_sources);
         diagnostics.extend(repo_diagnostics);
         repos.push(repo);
     }
-    (repos, skills, texts)
+    (repos, skills, sources)
 }
 
 /// The catalog's own `data/taxonomy.toml` when it has one, else the embedded default.

@@ -135,18 +135,19 @@ fn build_in(
     let known = session.as_deref_mut().map(|session| std::mem::take(&mut session.manifests)).unwrap_or_default();
     // The writer reads the last site's manifests (117,000 files each at 60,000 skills) while the
     // catalog is assembled, whose joining and relating leave a core idle.
-    let (writer, (Assembled { catalog, texts }, Reads { skills_read, skills_hashed }, sources, kept)) = rayon::join(
-        || SiteWriter::begin_with(&out_dir, options.minify, known),
-        || assemble_catalog(&root, config, found, progress, session.as_deref_mut()),
-    );
+    let (writer, (Assembled { catalog, sources: skill_sources }, Reads { skills_read, skills_hashed }, sources, kept)) =
+        rayon::join(
+            || SiteWriter::begin_with(&out_dir, options.minify, known),
+            || assemble_catalog(&root, config, found, progress, session.as_deref_mut()),
+        );
     let writer = writer?;
     stage("parse, analyze, relate");
     // A session keeps the cards' keys in memory; a single build reads and saves them.
-    let mut loaded_memo = render::skill_page::ShownMemo::default();
+    let mut loaded_memo = render::shown::ShownMemo::default();
     let shown_memo = match session.as_deref_mut() {
         Some(session) => &mut session.shown,
         None => {
-            loaded_memo.by_skill = incr::store::load_pairs(&root, SHOWN_MEMO);
+            loaded_memo.by_skill = incr::store::load_memo(&root, SHOWN_MEMO).unwrap_or_default();
             &mut loaded_memo
         }
     };
@@ -156,14 +157,14 @@ fn build_in(
         &writer,
         progress,
         shown_memo,
-        &Texts { catalog: &catalog, texts: &texts },
+        &Texts { catalog: &catalog, sources: &skill_sources },
     )?;
     if session.is_none() && loaded_memo.changed {
-        incr::store::save_pairs(&root, SHOWN_MEMO, &loaded_memo.by_skill);
+        incr::store::save_memo(&root, SHOWN_MEMO, &loaded_memo.by_skill);
     }
     stage("render, write");
     if catalog.config.publish.skill_index {
-        let texts = Texts { catalog: &catalog, texts: &texts };
+        let texts = Texts { catalog: &catalog, sources: &skill_sources };
         skill_index::write_skill_index(&root, &catalog, &texts, &writer)?;
         stage("skill index");
     }
@@ -182,12 +183,12 @@ fn build_in(
     incr::store::save_record(&record_path(&record.summary.out), &record);
     match session {
         Some(session) => {
-            session.keep(catalog, texts, sources, kept);
+            session.keep(catalog, skill_sources, sources, kept);
             session.manifests = manifests;
         }
         // Freeing 60,000 skills takes a tenth of a second or more: a command that exits next
         // need not wait for it.
-        None => crate::drop_later((catalog, texts, sources, manifests)),
+        None => crate::drop_later((catalog, skill_sources, sources, manifests)),
     }
     Ok(BuildReport {
         summary: record.summary,
@@ -208,16 +209,16 @@ fn catalog_root(root: &Path) -> PathBuf {
     incr::canonical(root)
 }
 
-/// The record of the last build of `out`, beside its manifests (`.NAME.manifests/last-build.json`),
+/// The record of the last build of `out`, beside its manifests (`.NAME.manifests/last-build.msgpack`),
 /// so that it goes wherever the output goes and a build into a temporary folder leaves the
 /// catalog's folder untouched.
 fn record_path(out: &Path) -> PathBuf {
-    write::manifests_dir(out).join("last-build.json")
+    write::manifests_dir(out).join("last-build.msgpack")
 }
 
 /// The keys of the last build's cards and rows by the key of each skill's facts
-/// ([`render::skill_page::ShownMemo`]), in the catalog's cache.
-const SHOWN_MEMO: &str = "shown.bin";
+/// ([`render::shown::ShownMemo`]), in the catalog's cache.
+const SHOWN_MEMO: &str = "shown.msgpack";
 
 /// The similar-skill ranking of the last build, with the key of what it read
 /// ([`crate::relate::SimilarMemo`]), in the catalog's cache.

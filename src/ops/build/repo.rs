@@ -10,7 +10,6 @@ use crate::diag::Diagnostic;
 use crate::discover::{self, DiscoveredSource, RepoId};
 use crate::hash::{Hash, Hasher};
 use crate::incr::{self, FileHash, SkillText};
-use crate::lazy::Deferred;
 use crate::model::{Repo, RepoFacts, Skill, SkillHistory};
 use crate::ops::skill_files;
 use crate::parse;
@@ -26,8 +25,8 @@ use super::catalog::hash_skill_file;
 pub(super) struct RepoPart {
     pub(super) repo: Repo,
     pub(super) skills: Vec<Skill>,
-    /// The skills' SKILL.md texts, in the same order.
-    pub(super) texts: Vec<SkillText>,
+    /// What the build keeps beside each skill, in the same order.
+    pub(super) sources: Vec<SkillSource>,
     pub(super) diagnostics: Vec<Diagnostic>,
     /// The commit its files and dates were read at, for a git source.
     pub(super) commit: Option<gix::ObjectId>,
@@ -53,13 +52,13 @@ pub(super) fn build_repo(
     });
     let RepoLoad { license, loaded, reads } = load_repo(root, source, reading, read);
     let mut skills: Vec<Skill> = Vec::with_capacity(loaded.len());
-    let mut texts: Vec<SkillText> = Vec::with_capacity(loaded.len());
+    let mut sources: Vec<SkillSource> = Vec::with_capacity(loaded.len());
     // Page address -> the skill (in `skills`) that has it.
     let mut used_slugs: crate::FastMap<String, usize> = crate::FastMap::default();
     for (entry, dir) in loaded.into_iter().zip(&source.skills) {
         let text = entry.text.unwrap_or(SkillText::InMemory(String::new()));
-        let (mut skill, skill_diagnostics) = match entry.value {
-            Ok(loaded) => loaded.into_skill(entry.key, dir, &source.repo),
+        let (mut skill, skill_source, skill_diagnostics) = match entry.value {
+            Ok(loaded) => loaded.into_skill(entry.key, text, dir, &source.repo),
             Err(diag) => {
                 diagnostics.push(diag);
                 continue;
@@ -93,7 +92,7 @@ pub(super) fn build_repo(
         }
         used_slugs.insert(skill.slug.clone(), skills.len());
         skills.push(skill);
-        texts.push(text);
+        sources.push(skill_source);
     }
     let repo = Repo {
         id: source.repo.clone(),
@@ -108,7 +107,7 @@ pub(super) fn build_repo(
         },
         hosted: true,
     };
-    (RepoPart { repo, skills, texts, diagnostics, commit: git.map(|g| g.commit) }, reads)
+    (RepoPart { repo, skills, sources, diagnostics, commit: git.map(|g| g.commit) }, reads)
 }
 
 /// One repository's skills, from the cache or read again.
@@ -210,15 +209,13 @@ pub(super) fn load_repo(
 /// an unchanged skill is not read, parsed, analyzed or scanned again.
 #[derive(serde::Serialize, serde::Deserialize)]
 pub(super) struct LoadedSkill {
-    pub(super) frontmatter: Deferred<parse::Frontmatter>,
-    pub(super) compatibility: Option<String>,
+    pub(super) frontmatter: parse::Frontmatter,
     /// Byte offset of the body in SKILL.md's text, which the pack keeps apart.
     pub(super) body_start: usize,
     /// What reading it found to warn about.
     pub(super) diagnostics: Vec<Diagnostic>,
     pub(super) analysis: analyze::Analysis,
-    pub(super) scan: Deferred<crate::scan::ScanReport>,
-    pub(super) verdict: crate::scan::Verdict,
+    pub(super) scan: crate::scan::ScanReport,
     pub(super) topics: crate::relate::Topics,
     pub(super) name: String,
     pub(super) description: String,
@@ -230,30 +227,47 @@ pub(super) struct LoadedSkill {
 
 pub(super) type Loaded = std::result::Result<LoadedSkill, Diagnostic>;
 
+/// What the build keeps beside each skill of the catalog, which the model does not hold: the
+/// cache key it was read under, its SKILL.md text, and what the similar-skill ranking's memo is
+/// keyed by.
+pub(super) struct SkillSource {
+    /// A hash of its files' bytes and of what they were read with: every fact of the skill
+    /// that reading it yields, and its text, are functions of it.
+    pub(super) key: String,
+    pub(super) text: SkillText,
+    /// SKILL.md's text hashed, line endings aside ([`crate::relate::text_hash`]): skills with
+    /// the same text are never ranked as each other's similar skills.
+    pub(super) text_hash: u64,
+    /// What the similar-skill ranking reads of the skill, hashed ([`crate::relate::similar_digest`]).
+    pub(super) similar_digest: Hash,
+}
+
 impl LoadedSkill {
-    fn into_skill(self, key: String, dir: &discover::SkillDir, repo: &RepoId) -> (Skill, Vec<Diagnostic>) {
+    fn into_skill(
+        self,
+        key: String,
+        text: SkillText,
+        dir: &discover::SkillDir,
+        repo: &RepoId,
+    ) -> (Skill, SkillSource, Vec<Diagnostic>) {
         // The repository's index is set when the repositories are joined (`join_repos`).
         let skill = Skill {
-            key,
             repo: 0,
             slug: slugify(dir.folder_name(repo)),
             dir: dir.clone(),
             frontmatter: self.frontmatter,
-            compatibility: self.compatibility,
             body_start: self.body_start,
             analysis: self.analysis,
             scan: self.scan,
-            verdict: self.verdict,
             topics: self.topics,
             name: self.name,
             description: self.description,
             reading: self.reading,
-            text_hash: self.text_hash,
-            similar_digest: self.similar_digest,
             history: Default::default(),
             copies: copies::Copies { hash: self.content_hash, ..Default::default() },
         };
-        (skill, self.diagnostics)
+        let source = SkillSource { key, text, text_hash: self.text_hash, similar_digest: self.similar_digest };
+        (skill, source, self.diagnostics)
     }
 }
 
@@ -388,13 +402,11 @@ pub(super) fn read_skill(
     let parse::ParsedSkill { frontmatter, text, body_start, diagnostics, reading: read_as, body_line: _, outline: _ } =
         parsed;
     let loaded = LoadedSkill {
-        compatibility: frontmatter.compatibility.clone(),
-        frontmatter: Deferred::new(frontmatter),
+        frontmatter,
         body_start,
         diagnostics,
         analysis,
-        verdict: scan.verdict(),
-        scan: Deferred::new(scan),
+        scan,
         topics,
         name,
         description,

@@ -5,14 +5,13 @@ use std::path::PathBuf;
 
 use crate::diag::Diagnostic;
 use crate::discover::{DiscoveredSource, RepoId};
-use crate::incr::SkillText;
 use crate::model::Catalog;
 use crate::relate;
 use crate::render;
 use crate::sources;
 
 use super::catalog::Found;
-use super::repo::RepoPart;
+use super::repo::{RepoPart, SkillSource};
 
 /// What `serve` keeps between builds, so that a change reads again only the sources it touched:
 /// every source as discovered and its repository as built, the similar-skill ranking, the
@@ -28,7 +27,7 @@ pub struct Session {
     /// The output's manifests as the last build left them.
     pub(super) manifests: crate::write::Manifests,
     /// What the last build's cards and comparison rows were keyed as.
-    pub(super) shown: render::skill_page::ShownMemo,
+    pub(super) shown: render::shown::ShownMemo,
 }
 
 pub(super) struct KeptRepo {
@@ -68,7 +67,7 @@ impl Session {
     pub(super) fn keep(
         &mut self,
         catalog: Catalog,
-        texts: Vec<SkillText>,
+        skill_sources: Vec<SkillSource>,
         sources: Vec<DiscoveredSource>,
         kept: KeptFacts,
     ) {
@@ -78,7 +77,7 @@ impl Session {
         self.similar = Some(relate::SimilarMemo { key: similar_key, similar });
         crate::drop_later((config, joined, topics));
         let mut skills = skills.into_iter();
-        let mut texts = texts.into_iter();
+        let mut skill_sources = skill_sources.into_iter();
         self.repos = repos
             .into_iter()
             .zip(sources)
@@ -86,8 +85,8 @@ impl Session {
             .zip(commits)
             .map(|(((repo, source), diagnostics), commit)| {
                 let skills = skills.by_ref().take(repo.skills.len()).collect();
-                let texts = texts.by_ref().take(repo.skills.len()).collect();
-                let kept = KeptRepo { source, part: RepoPart { repo, skills, texts, diagnostics, commit } };
+                let sources = skill_sources.by_ref().take(repo.skills.len()).collect();
+                let kept = KeptRepo { source, part: RepoPart { repo, skills, sources, diagnostics, commit } };
                 (kept.part.repo.id.clone(), kept)
             })
             .collect();

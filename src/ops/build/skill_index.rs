@@ -20,12 +20,12 @@ const DIGEST_MEMO: &str = "skill-index.msgpack";
 
 /// What an artifact is made from: the skill's cache key, a hash of every file's path and bytes
 /// (links by where they point), and the artifact's format. Bytes and digest are functions of it.
-fn artifact_key(skill: &Skill, kind: ArtifactType) -> Hash {
+fn artifact_key(source_key: &str, kind: ArtifactType) -> Hash {
     let format: &[u8] = match kind {
         ArtifactType::SkillMd => b"SKILL.md as read\0",
         ArtifactType::Archive => b"tar.gz 1\0",
     };
-    hash_parts(&[format, skill.key.as_bytes()])
+    hash_parts(&[format, source_key.as_bytes()])
 }
 
 /// Writes every listed skill's archive and the index; SKILL.md copies are the skill pages' own.
@@ -42,7 +42,7 @@ pub(super) fn write_skill_index(
         .par_iter()
         .map(|listed| -> Result<Option<(Entry, Hash, [u8; 32])>> {
             let skill = &catalog.skills[listed.skill];
-            let key = artifact_key(skill, listed.kind);
+            let key = artifact_key(texts.source_key(listed.skill), listed.kind);
             let sha256 = match listed.kind {
                 ArtifactType::SkillMd => match earlier.get(&key) {
                     Some(sha256) => *sha256,
