@@ -79,7 +79,10 @@ pub fn listed(catalog: &Catalog) -> Vec<Listed> {
 fn artifact_type(skill: &Skill) -> Option<ArtifactType> {
     // An index entry is for agents that follow the spec: they need valid frontmatter.
     let spec_reads_it = skill.reading == crate::parse::Reading::Strict;
-    if !skill.analysis.license.redistributable || skill.description.trim().is_empty() || !spec_reads_it {
+    // Agents may install what the index lists without a person reading the page first: a skill
+    // the scanner failed is not offered to them.
+    let failed = skill.scan.verdict() == crate::scan::Verdict::Failed;
+    if !skill.analysis.license.redistributable || skill.description.trim().is_empty() || !spec_reads_it || failed {
         return None;
     }
     let packed: Vec<_> = skill.dir.files.iter().filter(|f| !f.is_symlink).collect();
