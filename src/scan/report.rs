@@ -102,14 +102,12 @@ pub fn text(skills: &[CheckedSkill], show_info: bool) -> String {
     let s = summary(skills);
     let total: usize = s.findings_per_rule.values().sum();
     out.push_str(&format!(
-        "{} skill{}: {} failed, {} with notes, {} passed; {} finding{}{}; {} follow the Agent Skills spec\n",
-        s.skills,
-        if s.skills == 1 { "" } else { "s" },
+        "{}: {} failed, {} with notes, {} passed; {}{}; {} follow the Agent Skills spec\n",
+        crate::plural::count(s.skills, "skill"),
         s.failed,
         s.notes,
         s.passed,
-        total,
-        if total == 1 { "" } else { "s" },
+        crate::plural::count(total, "finding"),
         if s.suppressed > 0 { format!(" ({} suppressed)", s.suppressed) } else { String::new() },
         s.follow_spec
     ));

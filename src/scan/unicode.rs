@@ -128,7 +128,7 @@ pub fn check(sink: &mut Sink, text: &str, _starts_with_bom: bool) {
                         Severity::Medium,
                         offset,
                         end,
-                        format!("invisible character{} {}", if run.len() == 1 { "" } else { "s" }, names.join(" ")),
+                        format!("{} {}", crate::plural::noun(run.len() as u64, "invisible character"), names.join(" ")),
                     );
                 }
             }

@@ -65,8 +65,8 @@ pub fn check_allowed_tools(sink: &mut Sink, parsed: &ParsedSkill, files: &[crate
                 *start,
                 *end,
                 format!(
-                    "SKILL.md runs {count} shell command{} (first: {first}) but allowed-tools pre-approves no Bash",
-                    if count == 1 { "" } else { "s" }
+                    "SKILL.md runs {} (first: {first}) but allowed-tools pre-approves no Bash",
+                    crate::plural::count(count, "shell command")
                 ),
             );
         } else if has_scripts {
