@@ -1,5 +1,6 @@
 //! A skill folder as a `.tar.gz` that is the same bytes on every build of the same files: entries
-//! sorted by path, every time 0, owner 0:0 with no names, mode 0644, no links, and a gzip header
+//! sorted by path, every time 0, owner 0:0 with no names, mode 0644 (0755 for a file its folder
+//! holds as executable, so that a script still runs once unpacked), no links, and a gzip header
 //! without time or system. Paths are checked to be plain relative ones (no `..`, no absolute
 //! path, printable ASCII as the discovery RFC asks of paths), so unpacking it cannot write
 //! outside the folder it is unpacked into.
@@ -9,6 +10,8 @@
 pub struct ArchiveFile {
     pub path: String,
     pub bytes: Vec<u8>,
+    /// Executable in its folder: packed as 0755 rather than 0644.
+    pub executable: bool,
 }
 
 /// Whether `path` may go into an archive: relative, `/`-separated, no empty, `.` or `..`
@@ -34,7 +37,7 @@ pub fn tar_gz(mut files: Vec<ArchiveFile>) -> std::io::Result<Vec<u8>> {
         let mut header = tar::Header::new_gnu();
         header.set_entry_type(tar::EntryType::Regular);
         header.set_size(file.bytes.len() as u64);
-        header.set_mode(0o644);
+        header.set_mode(if file.executable { 0o755 } else { 0o644 });
         header.set_uid(0);
         header.set_gid(0);
         header.set_mtime(0);
@@ -48,7 +51,24 @@ mod tests {
     use super::*;
 
     fn file(path: &str, text: &str) -> ArchiveFile {
-        ArchiveFile { path: path.into(), bytes: text.as_bytes().to_vec() }
+        ArchiveFile { path: path.into(), bytes: text.as_bytes().to_vec(), executable: false }
+    }
+
+    #[test]
+    fn an_executable_file_keeps_its_bit_and_nothing_else_does() {
+        let script = ArchiveFile { executable: true, ..file("scripts/run.sh", "echo\n") };
+        let bytes = tar_gz(vec![file("SKILL.md", "# a\n"), script.clone()]).unwrap();
+        assert_eq!(bytes, tar_gz(vec![script, file("SKILL.md", "# a\n")]).unwrap());
+        let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(bytes.as_slice()));
+        let modes: Vec<(String, u32)> = archive
+            .entries()
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                (e.path().unwrap().to_string_lossy().into_owned(), e.header().mode().unwrap())
+            })
+            .collect();
+        assert_eq!(modes, vec![("SKILL.md".to_string(), 0o644), ("scripts/run.sh".to_string(), 0o755)]);
     }
 
     #[test]

@@ -23,7 +23,7 @@ const DIGEST_MEMO: &str = "skill-index.msgpack";
 fn artifact_key(source_key: &str, kind: ArtifactType) -> Hash {
     let format: &[u8] = match kind {
         ArtifactType::SkillMd => b"SKILL.md as read\0",
-        ArtifactType::Archive => b"tar.gz 1\0",
+        ArtifactType::Archive => b"tar.gz 2\0",
     };
     hash_parts(&[format, source_key.as_bytes()])
 }
@@ -101,6 +101,20 @@ fn write_archive(
     Ok(Some(sha256))
 }
 
+/// Whether any execute bit is set (never, where files have no such bits).
+fn is_executable(meta: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        meta.permissions().mode() & 0o111 != 0
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = meta;
+        false
+    }
+}
+
 /// The skill folder's `.tar.gz`: every file but links, SKILL.md under that name whatever the
 /// case it was found in.
 fn pack(skill: &Skill) -> Result<Vec<u8>> {
@@ -114,7 +128,7 @@ fn pack(skill: &Skill) -> Result<Vec<u8>> {
         }
         let bytes = std::fs::read(&path).map_err(|e| Error::io(&path, e))?;
         let name = if file.path == skill.dir.skill_file { "SKILL.md".to_string() } else { file.path.clone() };
-        files.push(archive::ArchiveFile { path: name, bytes });
+        files.push(archive::ArchiveFile { path: name, bytes, executable: is_executable(&meta) });
     }
     archive::tar_gz(files).map_err(|e| Error::io(&skill.dir.dir, e))
 }
