@@ -28,6 +28,26 @@
   }
 })();
 
+// The install tab chosen once is chosen again on every skill page: kept in localStorage by the
+// agent's id. Without script (or storage) the first tab is simply the one shown.
+(function () {
+  "use strict";
+  var KEY = "catalog.agent";
+  var radios = document.querySelectorAll("#install input.tab-radio[name=agent]");
+  if (!radios.length) return;
+  var saved = null;
+  try { saved = localStorage.getItem(KEY); } catch (e) { return; }
+  if (saved) {
+    radios.forEach(function (radio) { if (radio.id === "tab-" + saved) radio.checked = true; });
+  }
+  radios.forEach(function (radio) {
+    radio.addEventListener("change", function () {
+      if (!radio.checked) return;
+      try { localStorage.setItem(KEY, radio.id.replace(/^tab-/, "")); } catch (e) { /* storage refused: nothing kept */ }
+    });
+  });
+})();
+
 // Opened from a file (file://) rather than served: a link to a folder would show the folder's
 // listing, so links and the search form are pointed at the folders' index.html, and one line
 // says that search needs the site served (`catalog serve --open`).
