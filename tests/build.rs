@@ -39,7 +39,7 @@ fn reference_skill_page_has_the_reference_figures() {
         "SKILL.md length 200 words",
         "Files 2",
         "Licence MIT",
-        "loads about 588 tokens when it runs",
+        "The token cost above is what it loads when it runs",
         "Until then it costs about 23 tokens",
         "SKILL.md has 200 words of instructions outside code blocks",
         "Shell commands in SKILL.md call: python3",
@@ -65,10 +65,91 @@ fn reference_skill_page_has_the_reference_figures() {
 }
 
 #[test]
+fn the_skill_page_opens_with_its_summary_and_says_each_fact_once() {
+    let (out, _) = build_into(&project_root());
+    let site = out.path().join("site");
+    let html = read(&site, "HKUDS/OpenSpace/code-exec-fallback/index.html").replace('"', "");
+    let main = &html[html.find("<main").unwrap()..html.find("</main>").unwrap()];
+    assert!(main.find("id=summary").unwrap() < main.find("id=install").unwrap(), "the summary comes first");
+    let summary = &main[main.find("id=summary").unwrap()..main.find("id=install").unwrap()];
+    let summary_text = text_of(summary);
+    for expected in [
+        "Auto-check Passed no findings",
+        "Token cost ~588 tokens",
+        "GitHub stars 7.7k",
+        "Licence MIT",
+        "Last change Not known",
+        "Works with All 11 agents",
+    ] {
+        assert!(summary_text.contains(expected), "missing {expected:?} in:\n{summary_text}");
+    }
+    // Its token cost placed among the catalog's, drawn with a title and a text alternative.
+    assert!(summary.contains("class=chart spark") && summary.contains("role=img"), "{summary}");
+    assert!(summary_text.contains("% of this catalog's skills"), "{summary_text}");
+    // The description once; stars, licence and token cost nowhere else among the facts. The
+    // SKILL.md section quotes the file whole, frontmatter and all.
+    let skill_md = main.find("id=skill-md").unwrap();
+    let text = text_of(&format!("{}{}", &main[..skill_md], &main[main.find("id=files").unwrap()..]));
+    let description = "Fallback pattern for executing Python code when execute_code_sandbox fails";
+    assert_eq!(text.matches(description).count(), 1, "{text}");
+    for once in ["GitHub stars 7.7k", "Licence MIT", "Token cost ~"] {
+        assert_eq!(text.matches(once).count(), 1, "{once} more than once:\n{text}");
+    }
+    // One command in view per agent; the others behind a disclosure.
+    let panel = &main[main.find("id=panel-claude-code").unwrap()..];
+    let panel = &panel[..panel[1..].find("id=panel-").map_or(panel.len(), |end| end + 1)];
+    let more = panel.find("<details class=more-cmds").expect("other ways behind a disclosure");
+    assert_eq!(panel[..more].matches("<div class=cmd").count(), 1, "{panel}");
+}
+
+#[test]
+fn the_home_repository_and_owner_pages_draw_their_figures() {
+    let (out, _) = build_into(&project_root());
+    let site = out.path().join("site");
+    let home = read(&site, "index.html").replace('"', "");
+    for title in ["Skills per category", "Automated check verdicts", "Skills by token cost when loaded"] {
+        assert!(home.contains(&format!(">{title}")), "home: no {title} chart");
+    }
+    let charts = regex::Regex::new(r"<svg [^>]*class=chart").unwrap();
+    assert!(charts.find_iter(&home).count() >= 3);
+    // Each chart says its figures in words: every skill counted once among the verdicts.
+    let verdicts =
+        regex::Regex::new(r"<desc id=chart-verdicts-d>Passed: (\d+); Notes: (\d+); Failed: (\d+).</desc>").unwrap();
+    let counts = verdicts.captures(&home).expect("verdicts described");
+    let total: usize = (1..=3).map(|i| counts[i].parse::<usize>().unwrap()).sum();
+    let skills = std::fs::read_to_string(site.join("api/skills.json")).unwrap();
+    let listed = serde_json::from_str::<serde_json::Value>(&skills).unwrap()["skills"].as_array().unwrap().len();
+    assert_eq!(total, listed);
+    for page in ["northwind-labs/devops-skills/index.html", "northwind-labs/index.html"] {
+        let html = read(&site, page).replace('"', "");
+        assert_eq!(charts.find_iter(&html).count(), 2, "{page}");
+    }
+    // No two lists of the home page show the same skills.
+    let lists = regex::Regex::new(r"(?s)<section [^>]*id=(newest|starred|lightest|some)[ >].*?</section>").unwrap();
+    let shown: Vec<Vec<String>> = lists
+        .find_iter(&home)
+        .map(|list| {
+            let mut hrefs: Vec<String> = regex::Regex::new(r"card-title href=([^ >]+)")
+                .unwrap()
+                .captures_iter(list.as_str())
+                .map(|c| c[1].to_string())
+                .collect();
+            hrefs.sort();
+            hrefs
+        })
+        .collect();
+    assert!(!shown.is_empty());
+    for (i, a) in shown.iter().enumerate() {
+        assert!(shown[i + 1..].iter().all(|b| b != a), "the same list twice on the home page");
+    }
+}
+
+#[test]
 fn every_skill_page_has_every_section_in_the_reference_order() {
     let (out, report) = build_into(&project_root());
     let site = out.path().join("site");
     let sections = [
+        "id=summary",
         "id=install",
         "id=facts",
         "id=glance",

@@ -117,6 +117,8 @@ pub struct Safety {
     pub verdict: &'static str,
     pub label: String,
     pub summary: String,
+    /// Findings above info that no suppression covers.
+    pub active: usize,
     pub findings: Vec<FindingRow>,
     pub files_scanned: usize,
     /// Files not scanned, with why.
@@ -155,9 +157,42 @@ pub struct SkillMd {
     pub attribution: String,
 }
 
+/// The strip at the top of a skill page: each of these facts is shown there only, and the
+/// sections below give the detail.
+#[derive(Debug, Clone, Serialize)]
+pub struct SkillSummary {
+    /// `passed`, `notes` or `failed`.
+    pub verdict: &'static str,
+    /// `Passed`, `Notes` or `Failed`.
+    pub verdict_word: &'static str,
+    /// "no findings", "2 findings".
+    pub findings: String,
+    /// "~588".
+    pub tokens: String,
+    /// The catalog's token costs, this skill's picked out, as inline SVG.
+    pub token_chart: String,
+    /// "more than 40% of this catalog's skills".
+    pub token_place: String,
+    pub stars: Fact,
+    pub license: Fact,
+    pub last_change: Fact,
+    /// "All 11 agents", "3 agents" or the one agent its `compatibility` names.
+    pub agents: String,
+    /// Every agent's name, for the agents' tile.
+    pub agent_names: String,
+}
+
+/// A column of the comparison table: the field of [`CompareRow`] it shows.
+#[derive(Debug, Clone, Serialize)]
+pub struct CompareColumn {
+    pub key: &'static str,
+    pub label: &'static str,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct SkillCtx {
     pub title: String,
+    pub summary: SkillSummary,
     pub name: String,
     pub description: String,
     /// SKILL.md has no frontmatter: the name and description were taken from its folder and
@@ -195,6 +230,10 @@ pub struct SkillCtx {
     pub skill_md: SkillMd,
     pub files: Vec<FileRow>,
     pub compare: Vec<Arc<CompareRow>>,
+    /// The comparison table's columns: those whose value differs between rows.
+    pub compare_columns: Vec<CompareColumn>,
+    /// The columns left out, each with the value every row has: "Licence: MIT".
+    pub compare_same: Vec<String>,
     pub similar: Vec<Arc<Card>>,
     pub more_from_repo: Vec<Arc<Card>>,
     pub repo_skill_count: usize,
@@ -240,6 +279,8 @@ pub struct RepoCtx {
     /// `None` without a repository on the web.
     pub web: Option<String>,
     pub facts: Vec<Fact>,
+    /// Its skills' verdicts and token cost, as inline SVG ([`super::figures`]).
+    pub charts: Vec<String>,
     pub skills: Vec<Arc<Card>>,
 }
 
@@ -256,6 +297,8 @@ pub struct OwnerCtx {
     /// `None` when none of the owner's repositories is on the web.
     pub web: Option<String>,
     pub repos: Vec<RepoRow>,
+    /// Its skills' verdicts and token cost, as inline SVG ([`super::figures`]).
+    pub charts: Vec<String>,
     pub skills: Vec<Arc<Card>>,
 }
 
@@ -285,11 +328,20 @@ pub struct IndexPage {
     pub owner_count: usize,
     pub category_count: usize,
     pub categories: Vec<TopicRow>,
-    pub newest: Vec<Arc<Card>>,
-    pub most_starred: Vec<Arc<Card>>,
-    /// A first page of skills, when the dated and starred lists say nothing.
-    pub some_skills: Vec<Arc<Card>>,
+    /// The catalog in figures, as inline SVG ([`super::figures::home`]).
+    pub charts: Vec<String>,
+    /// Lists of skills, each a different view: no two show the same skills.
+    pub lists: Vec<HomeList>,
     pub repos: Vec<RepoRow>,
+}
+
+/// One list of skill cards on the home page.
+#[derive(Debug, Clone, Serialize)]
+pub struct HomeList {
+    /// The section's id.
+    pub id: &'static str,
+    pub heading: &'static str,
+    pub cards: Vec<Arc<Card>>,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -12,19 +12,16 @@ use super::urls::{compact_count, grouped};
 pub(super) struct FaqInput<'a> {
     pub(super) title: &'a str,
     pub(super) install: &'a [crate::agents::AgentInstall],
-    pub(super) intro: &'a [String],
     pub(super) words: usize,
     pub(super) tokens: &'a str,
     pub(super) alternatives: String,
 }
 
 pub(super) fn faq(skill: &Skill, repo: &Repo, input: FaqInput) -> Vec<Qa> {
-    let FaqInput { title, install, intro, words, tokens, alternatives } = input;
+    let FaqInput { title, install, words, tokens, alternatives } = input;
     let a = &skill.analysis;
+    // No "what does it do?": the page's lede and "What it does" say it, once.
     let mut faq = Vec::new();
-    if !intro.is_empty() {
-        faq.push(Qa { question: format!("What does {title} do?"), answer: intro.join(" ") });
-    }
     if !a.digest.body().when_to_use.is_empty() {
         faq.push(Qa {
             question: format!("When should I use {title}?"),

@@ -24,6 +24,7 @@ use serde::Serialize;
 use crate::hash::{Hash, Hasher};
 use crate::model::Catalog;
 
+use super::charts::TokenScale;
 use super::context::SiteCtx;
 use super::skill_page;
 use super::topics::TopicIndex;
@@ -117,13 +118,27 @@ impl InputKeys {
     }
 
     /// The key of skill `index`'s page: the skill, the skills it shows (more from its
-    /// repository, similar skills), its topics' links and the page frame (see [`frame_key`]).
+    /// repository, similar skills), its topics' links, where its token cost falls among the
+    /// catalog's (`token_scale`: the bins' shares and the share below it, as the page shows
+    /// them) and the page frame (see [`frame_key`]).
     /// The page's root and canonical address are functions of its address (the skill's slug
     /// and repository, and the copy it names as canonical: all in the skill's facts) and of
     /// the base URL (in the frame).
-    pub fn skill_page(&self, catalog: &Catalog, topic_index: &TopicIndex, frame: &Hash, index: usize) -> Hash {
+    pub fn skill_page(
+        &self,
+        catalog: &Catalog,
+        topic_index: &TopicIndex,
+        token_scale: &TokenScale,
+        frame: &Hash,
+        index: usize,
+    ) -> Hash {
         let mut hasher = hasher("skill page");
         hasher.bytes(&self.skills[index]).bytes(frame);
+        hasher.text("tokens").number(token_scale.len() as u64);
+        for share in token_scale.shares() {
+            hasher.number(share as u64);
+        }
+        hasher.number(token_scale.below(catalog.skills[index].analysis.cost.tokens) as u64);
         for other in skill_page::more_from_repo(catalog, index) {
             hasher.text("more").bytes(&self.shown[other]);
         }

@@ -23,6 +23,8 @@ pub const PAGE_SIZE: usize = 48;
 const PAGE_WINDOW: usize = 2;
 /// Skills in each list of the home page.
 const HOME_LIST: usize = 6;
+/// Lists on the home page.
+const HOME_LISTS: usize = 2;
 
 /// `skills/`, `skills/page/2/`...: the folder of page `n` (1-based) of a listing at `base`.
 pub fn page_dir(base: &str, n: usize) -> String {
@@ -205,23 +207,57 @@ pub fn repo_rows(catalog: &Catalog, root: &str) -> Vec<RepoRow> {
     catalog.repos.iter().map(|r| repo_row(r, root)).collect()
 }
 
-/// The home page; `by_title` is every skill in title order ([`skills_by_title`]).
-pub fn home(catalog: &Catalog, topics: &TopicIndex, shown: &Shown, by_title: &[usize], site: &SiteFn) -> IndexPage {
-    let mut newest: Vec<usize> =
-        (0..catalog.skills.len()).filter(|&i| catalog.skills[i].history.first_seen.is_some()).collect();
+/// The home page's lists of skills: the newest (when dates are known), from the most-starred
+/// repositories (when more than one repository has stars: with one, it would be a list in
+/// catalog order) or else the lightest to load; a first page by name only when there is no
+/// other. At most [`HOME_LISTS`], and none that shows the same skills as an earlier one.
+fn home_lists(catalog: &Catalog, shown: &Shown, by_title: &[usize]) -> Vec<HomeList> {
+    let skills = 0..catalog.skills.len();
+    let mut newest: Vec<usize> = skills.clone().filter(|&i| catalog.skills[i].history.first_seen.is_some()).collect();
     newest.sort_by_key(|&i| (std::cmp::Reverse(catalog.skills[i].history.first_seen), i));
     let stars = |i: usize| catalog.repos[catalog.skills[i].repo].facts.stars;
-    let mut starred: Vec<usize> = (0..catalog.skills.len()).filter(|&i| stars(i).is_some()).collect();
+    let starred_repos = catalog.repos.iter().filter(|r| r.facts.stars.is_some()).count();
+    let mut starred: Vec<usize> =
+        if starred_repos > 1 { skills.clone().filter(|&i| stars(i).is_some()).collect() } else { Vec::new() };
     starred.sort_by_key(|&i| (std::cmp::Reverse(stars(i)), i));
+    let mut lightest: Vec<usize> = skills.collect();
+    // Ties in catalog order.
+    lightest.sort_by_key(|&i| (catalog.skills[i].analysis.cost.tokens, i));
+    if starred.is_empty() {
+        starred = lightest;
+    }
+    let starred_view = if starred_repos > 1 {
+        ("starred", "From the most-starred repositories")
+    } else {
+        ("lightest", "Lightest to load")
+    };
+    let views = [
+        ("newest", "Newest skills", newest),
+        (starred_view.0, starred_view.1, starred),
+        ("some", "Skills by name", by_title.to_vec()),
+    ];
+    let mut lists: Vec<HomeList> = Vec::new();
+    let mut seen: Vec<Vec<usize>> = Vec::new();
+    for (id, heading, mut order) in views {
+        order.truncate(HOME_LIST);
+        let mut set = order.clone();
+        set.sort_unstable();
+        let fallback_only = id == "some" && !lists.is_empty();
+        if order.is_empty() || seen.contains(&set) || lists.len() == HOME_LISTS || fallback_only {
+            continue;
+        }
+        seen.push(set);
+        lists.push(HomeList { id, heading, cards: order.into_iter().map(|i| shown.card(i)).collect() });
+    }
+    lists
+}
+
+/// The home page; `by_title` is every skill in title order ([`skills_by_title`]).
+pub fn home(catalog: &Catalog, topics: &TopicIndex, shown: &Shown, by_title: &[usize], site: &SiteFn) -> IndexPage {
     let categories = topic_rows(&topics.categories, "categories/");
     let mut repos = repo_rows(catalog, "");
     repos.sort_by(|a, b| b.skills.cmp(&a.skills).then(a.full.cmp(&b.full)));
     repos.truncate(12);
-    let some_skills = if newest.is_empty() && starred.is_empty() {
-        by_title.iter().take(HOME_LIST).map(|&i| shown.card(i)).collect()
-    } else {
-        Vec::new()
-    };
     let mut owners: Vec<&str> = catalog.repos.iter().map(|r| r.id.owner.as_str()).collect();
     owners.dedup();
     IndexPage {
@@ -232,9 +268,8 @@ pub fn home(catalog: &Catalog, topics: &TopicIndex, shown: &Shown, by_title: &[u
         owner_count: owners.len(),
         category_count: topics.categories.len(),
         categories,
-        newest: newest.into_iter().take(HOME_LIST).map(|i| shown.card(i)).collect(),
-        most_starred: starred.into_iter().take(HOME_LIST).map(|i| shown.card(i)).collect(),
-        some_skills,
+        charts: super::figures::home(catalog, topics),
+        lists: home_lists(catalog, shown, by_title),
         repos,
     }
 }

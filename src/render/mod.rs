@@ -4,10 +4,12 @@
 //! what [`markdown::render`] produced (raw HTML in skills shown as text, unsafe links inert) and
 //! JSON-LD with `<` escaped.
 
+pub mod charts;
 pub mod context;
 pub mod facets;
 pub mod faq;
 pub mod feeds;
+pub mod figures;
 pub mod keys;
 pub mod listing;
 pub mod markdown;
@@ -243,6 +245,7 @@ pub fn render_site(
         shown: &shown,
         title_rank: &title_rank,
     };
+    let token_scale = charts::TokenScale::new(catalog.skills.iter().map(|s| s.analysis.cost.tokens));
     let rendered = progress.counter(Stage::Render, catalog.skills.len());
     let frame = keys::frame_key(&site(""), &catalog.config.base_url);
     (0..catalog.skills.len()).into_par_iter().try_for_each(|index| -> Result<()> {
@@ -250,7 +253,7 @@ pub fn render_site(
         let repo = &catalog.repos[skill.repo];
         let dir = skill.url_path(repo);
         // The page's context is made only when the page is rendered.
-        let inputs = input_keys.skill_page(catalog, &topic_index, &frame, index);
+        let inputs = input_keys.skill_page(catalog, &topic_index, &token_scale, &frame, index);
         renderer.page_from_inputs(out, &format!("{dir}index.html"), "skill.html", inputs, || {
             let mut site = site(&dir);
             // Identical copies name the copy first seen as the canonical page.
@@ -258,7 +261,10 @@ pub fn render_site(
                 let first = &catalog.skills[first];
                 site.canonical = urls::absolute(&catalog.config.base_url, &first.url_path(&catalog.repos[first.repo]));
             }
-            Ok(SkillPage { site, skill: skill_page::skill_ctx(catalog, &topic_index, &shown, texts, index)? })
+            Ok(SkillPage {
+                site,
+                skill: skill_page::skill_ctx(catalog, &topic_index, &shown, texts, &token_scale, index)?,
+            })
         })?;
         if skill.analysis.license.redistributable {
             // The text is a function of the skill's cache key: an unchanged one is not hashed again.
@@ -323,6 +329,7 @@ pub fn render_site(
                 owner_href: format!("{root}{}/", repo.id.owner),
                 web: repo.web_url(),
                 facts,
+                charts: figures::of_skills(catalog, &repo.skills),
                 skills: Vec::new(),
             },
         };
@@ -340,16 +347,17 @@ pub fn render_site(
         let dir = format!("{owner}/");
         let root = urls::path_to_root(&dir);
         let repos: Vec<&crate::model::Repo> = catalog.repos.iter().filter(|r| r.id.owner == owner).collect();
+        let skills: Vec<usize> = repos.iter().flat_map(|r| r.skills.iter().copied()).collect();
         let page = OwnerPage {
             site: site(&dir),
             owner: OwnerCtx {
                 owner: owner.to_string(),
                 web: repos.iter().any(|r| r.hosted).then(|| format!("https://github.com/{owner}")),
                 repos: repos.iter().map(|r| listing::repo_row(r, &root)).collect(),
+                charts: figures::of_skills(catalog, &skills),
                 skills: Vec::new(),
             },
         };
-        let skills: Vec<usize> = repos.iter().flat_map(|r| r.skills.iter().copied()).collect();
         listings.write_with_cards(&format!("{dir}index.html"), "owner.html", page, &skills, |page, cards| {
             page.owner.skills = cards
         })?;

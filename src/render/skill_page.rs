@@ -9,6 +9,7 @@ use crate::parse::Reading;
 use crate::parse::frontmatter::value_text;
 use crate::scan::{Finding, Verdict};
 
+use super::charts::TokenScale;
 use super::context::*;
 use super::faq::{FaqInput, faq, faq_json_ld, list_with_more};
 use super::markdown::{self, LinkBase};
@@ -22,12 +23,15 @@ const MORE_FROM_REPO: usize = 6;
 const NOT_KNOWN: &str = "Not known";
 /// Other skills in the compare table, beside the skill itself.
 const COMPARE_ROWS: usize = 5;
+/// Skills of the repository read, in its order, to fill "More from" after the nearest ones.
+const SIBLINGS_READ: usize = 400;
 
 pub fn skill_ctx(
     catalog: &Catalog,
     topic_index: &TopicIndex,
     shown: &Shown,
     texts: &dyn super::SkillTexts,
+    token_scale: &TokenScale,
     index: usize,
 ) -> crate::error::Result<SkillCtx> {
     let skill = &catalog.skills[index];
@@ -77,20 +81,14 @@ pub fn skill_ctx(
         Some(value) => Fact { label: "", value, known: true, href: None },
         None => Fact { label: "", value: NOT_KNOWN.to_string(), known: false, href: None },
     };
+    // Stars, licence, token cost and last change are the summary's; the facts are the rest.
     let mut facts = vec![
         Fact { label: "Skill name", ..known(skill.name.clone()) },
-        Fact { label: "GitHub stars", ..maybe(repo.facts.stars.map(|s| compact_count(s as usize))) },
-        Fact { label: "Token cost", ..known(format!("{tokens} tokens")) },
         Fact { label: "SKILL.md length", ..known(format!("{words} words")) },
         Fact { label: "Files", ..known(skill.dir.files.len().to_string()) },
         Fact { label: "Skills in repo", ..known(repo.skills.len().to_string()) },
         Fact { label: "Repo updated", ..maybe(repo.facts.updated.map(|t| t.long_date())) },
         Fact { label: "First seen", ..maybe(skill.history.first_seen.map(|t| t.long_date())) },
-        Fact {
-            label: "Licence",
-            href: license.file.as_deref().and_then(|file| repo.file_web_url(file)),
-            ..maybe((license.origin != LicenseOrigin::None).then(|| license.label.clone()))
-        },
     ];
     let copies = copies_ctx(catalog, index, &root);
     if let Some(copies) = &copies {
@@ -115,11 +113,9 @@ pub fn skill_ctx(
         glance.push(format!("Calls {}", list_with_more(&caps.commands, 5, "command")));
     }
 
+    // The description is the page's lede; "What it does" adds SKILL.md's own paragraphs, the
+    // author's text, quoted only where the licence allows it.
     let mut intro = Vec::new();
-    if !skill.description.is_empty() {
-        intro.push(skill.description.clone());
-    }
-    // Paragraphs of SKILL.md are the author's text: quoted only where the licence allows it.
     if license.redistributable {
         intro.extend(digest.body().intro.iter().filter(|p| **p != skill.description).cloned());
     }
@@ -161,7 +157,7 @@ pub fn skill_ctx(
         .map(|f| FileRow { path: f.path.clone(), size: file_size(f.size), href: at_source(&f.path) })
         .collect();
 
-    let more_from_repo = more_from_repo(catalog, index).map(|other| shown.card(other)).collect();
+    let more_from_repo = more_from_repo(catalog, index).into_iter().map(|other| shown.card(other)).collect();
 
     let this_row = CompareRow { is_self: true, ..CompareRow::clone(&shown.row(index)) };
     let mut compare = vec![Arc::new(this_row)];
@@ -176,15 +172,52 @@ pub fn skill_ctx(
         FaqInput {
             title: &title,
             install: &install,
-            intro: &intro,
             words,
             tokens: &tokens,
             alternatives: alternatives(catalog, &similar_ids),
         },
     );
     let faq_json_ld = faq_json_ld(&faq);
+    let (compare_columns, compare_same) = compare_columns(&compare);
+    let safety = safety(skill, blob_dir);
+    let (token_chart, token_place) = super::figures::skill_tokens(token_scale, cost.tokens);
+    // The agents it names in `compatibility`, else every agent (as search and the API say).
+    let works_with_ids = super::facets::agents(skill);
+    let agent_names: Vec<&str> =
+        AGENTS.agents.iter().filter(|a| works_with_ids.contains(&a.id.as_str())).map(|a| a.name.as_str()).collect();
+    let summary = SkillSummary {
+        verdict: safety.verdict,
+        verdict_word: match skill.scan.verdict() {
+            Verdict::Passed => "Passed",
+            Verdict::Notes => "Notes",
+            Verdict::Failed => "Failed",
+        },
+        findings: match safety.active {
+            0 => "no findings".to_string(),
+            n => crate::plural::count(n, "finding"),
+        },
+        tokens: tokens.clone(),
+        token_chart,
+        token_place,
+        stars: Fact { label: "GitHub stars", ..maybe(repo.facts.stars.map(|s| compact_count(s as usize))) },
+        license: Fact {
+            label: "Licence",
+            href: license.file.as_deref().and_then(|file| repo.file_web_url(file)),
+            ..maybe((license.origin != LicenseOrigin::None).then(|| license.label.clone()))
+        },
+        last_change: Fact { label: "Last change", ..maybe(skill.history.last_changed.map(|t| t.long_date())) },
+        agents: match agent_names.as_slice() {
+            [one] => one.to_string(),
+            names if names.len() == AGENTS.agents.len() => {
+                format!("All {}", crate::plural::count(names.len(), "agent"))
+            }
+            names => crate::plural::count(names.len(), "agent"),
+        },
+        agent_names: agent_names.join(", "),
+    };
 
     Ok(SkillCtx {
+        summary,
         name: skill.name.clone(),
         description: skill.description.clone(),
         no_frontmatter: skill.reading == Reading::NoFrontmatter,
@@ -214,13 +247,15 @@ pub fn skill_ctx(
             urls: caps.urls.clone(),
             credential_names: caps.credential_names.clone(),
         },
-        safety: safety(skill, blob_dir),
+        safety,
         tokens: compact_count(cost.tokens),
         idle_tokens: compact_count(cost.idle_tokens),
         words,
         skill_md,
         files,
         compare,
+        compare_columns,
+        compare_same,
         similar,
         more_from_repo,
         repo_skill_count: repo.skills.len(),
@@ -239,10 +274,66 @@ pub fn skill_ctx(
     })
 }
 
-/// The other skills of the skill's repository shown under "More from".
-pub fn more_from_repo(catalog: &Catalog, index: usize) -> impl Iterator<Item = usize> + '_ {
-    let repo = &catalog.repos[catalog.skills[index].repo];
-    repo.skills.iter().copied().filter(move |&other| other != index).take(MORE_FROM_REPO)
+/// The other skills of the skill's repository shown under "More from", nearest first: those of
+/// its similar skills (the catalog's ranking: shared topics, then words) that are in the same
+/// repository, then the repository's skills that share a category with it, then the others, in
+/// the repository's order. Only the first [`SIBLINGS_READ`] of a large repository are read
+/// after the similar ones, so that a page costs the same in a repository of any size.
+pub fn more_from_repo(catalog: &Catalog, index: usize) -> Vec<usize> {
+    let skill = &catalog.skills[index];
+    let mut picked: Vec<usize> = catalog.relations.similar[index]
+        .iter()
+        .map(|m| m.index)
+        .filter(|&j| catalog.skills[j].repo == skill.repo)
+        .take(MORE_FROM_REPO)
+        .collect();
+    let categories = &catalog.relations.topics[index].categories;
+    let shares_category = |j: usize| catalog.relations.topics[j].categories.iter().any(|c| categories.contains(c));
+    let siblings = &catalog.repos[skill.repo].skills;
+    for related_only in [true, false] {
+        for &j in siblings.iter().take(SIBLINGS_READ) {
+            if picked.len() >= MORE_FROM_REPO {
+                return picked;
+            }
+            if j != index && !picked.contains(&j) && (!related_only || shares_category(j)) {
+                picked.push(j);
+            }
+        }
+    }
+    picked
+}
+
+/// The comparison table's columns that differ between its rows, and the others as "Label:
+/// value" (none is left out of a table of one row: it compares nothing).
+fn compare_columns(rows: &[Arc<CompareRow>]) -> (Vec<CompareColumn>, Vec<String>) {
+    let value = |row: &CompareRow, key: &str| -> String {
+        match key {
+            "stars" => row.stars.clone(),
+            "used_in" => row.used_in.clone(),
+            "tokens" => row.tokens.clone(),
+            "auto_check" => row.auto_check.clone(),
+            "license" => row.license.clone(),
+            _ => row.updated.clone(),
+        }
+    };
+    let mut shown = Vec::new();
+    let mut same = Vec::new();
+    for (key, label) in [
+        ("stars", "Stars"),
+        ("used_in", "Used in"),
+        ("tokens", "Tokens"),
+        ("auto_check", "Auto-check"),
+        ("license", "Licence"),
+        ("updated", "Repo updated"),
+    ] {
+        let first = value(&rows[0], key);
+        if rows.len() > 1 && rows.iter().all(|r| value(r, key) == first) {
+            same.push(format!("{label}: {first}"));
+        } else {
+            shown.push(CompareColumn { key, label });
+        }
+    }
+    (shown, same)
 }
 
 /// The topics skill `index`'s page links, in order (its tags, then its categories, then its
@@ -341,6 +432,7 @@ fn safety(skill: &Skill, blob_dir: Option<&str>) -> Safety {
         verdict: verdict.as_str(),
         label,
         summary,
+        active,
         findings: listed.into_iter().map(row).collect(),
         files_scanned: scan.files_scanned,
         skipped: scan.skipped.iter().map(|s| format!("{}: {}", s.file, s.reason)).collect(),

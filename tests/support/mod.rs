@@ -221,6 +221,8 @@ pub fn script_problems(html: &str, base_url: Option<&str>) -> Vec<String> {
                     }
                 }
             }
+            // The site's own charts: shapes and text only, nothing that links or runs.
+            "svg" if is_chart(&element) => {}
             "iframe" | "frame" | "frameset" | "object" | "embed" | "applet" | "portal" | "base" | "svg" | "math" => {
                 problems.push(format!("{name} element: {}", element.html()))
             }
@@ -257,6 +259,24 @@ pub fn script_problems(html: &str, base_url: Option<&str>) -> Vec<String> {
         }
     }
     problems
+}
+
+/// Whether `svg` is a chart as the site draws them: class `chart`, an image with a title, and
+/// nothing inside but titles, descriptions, text, rectangles and lines with plain geometry.
+fn is_chart(svg: &scraper::ElementRef) -> bool {
+    const ELEMENTS: &[&str] = &["title", "desc", "text", "rect", "line"];
+    const ATTRIBUTES: &[&str] =
+        &["id", "class", "x", "y", "x1", "x2", "y1", "y2", "width", "height", "rx", "text-anchor"];
+    let el = svg.value();
+    el.classes().any(|c| c == "chart")
+        && el.attr("role") == Some("img")
+        && el.attrs().all(|(a, _)| {
+            ["class", "role", "viewbox", "width", "height", "aria-labelledby"]
+                .contains(&a.to_ascii_lowercase().as_str())
+        })
+        && svg.descendants().skip(1).filter_map(scraper::ElementRef::wrap).all(|child| {
+            ELEMENTS.contains(&child.value().name()) && child.value().attrs().all(|(a, _)| ATTRIBUTES.contains(&a))
+        })
 }
 
 /// Every file of a site, path relative to it -> bytes.
