@@ -486,8 +486,17 @@ async function checkCopy(browser, run, skillUrl) {
       if (!/copied/i.test(label)) run.fail("copy", skillUrl, `button says ${JSON.stringify(label)} after a copy`);
     }
   }
+  // The tab chosen is the one shown on the next skill page (the same page, loaded again).
+  let remembered = null;
+  if (tabs > 1) {
+    const chosen = await page.locator("#install .tab-radio:checked").getAttribute("id");
+    await page.reload({ waitUntil: "load" });
+    await settle(page);
+    remembered = await page.locator("#install .tab-radio:checked").getAttribute("id");
+    if (remembered !== chosen) run.fail("copy", skillUrl, `the tab chosen (${chosen}) was not remembered: ${remembered} is shown`);
+  }
   await context.close();
-  run.passed("copy", { page: skillUrl, copied });
+  run.passed("copy", { page: skillUrl, copied, remembered });
 }
 
 // From the top of the page, Tab until focus is on the install tabs; then the arrow keys (or
@@ -556,13 +565,13 @@ async function checkAxe(browser, run, targets) {
   const require = createRequire(import.meta.url);
   const axeSource = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
   const summary = {};
-  // The stylesheet has a dark palette too: both must keep their contrast. A phone-wide skill page
-  // is where wide content turns into regions that scroll sideways.
+  // The stylesheet has a dark palette too: both must keep their contrast. A phone-wide page is
+  // where wide content turns into regions that scroll sideways, and where the layout changes.
   const phone = { width: 390, height: 844 };
   const passes = [
     { mode: "light", options: { colorScheme: "light" }, pages: targets },
     { mode: "dark", options: { colorScheme: "dark" }, pages: targets },
-    { mode: "phone", options: { colorScheme: "light", viewport: phone }, pages: targets.filter(([n]) => n === "skill") },
+    { mode: "phone", options: { colorScheme: "light", viewport: phone, isMobile: true }, pages: targets },
   ];
   for (const { mode, options, pages } of passes) {
     const context = await browser.newContext({ serviceWorkers: "block", ...options });
@@ -607,16 +616,36 @@ async function axeOnePage(context, run, rel, where, axeSource) {
   return result.map((v) => `${v.impact}: ${v.id} (${v.count})`);
 }
 
-async function checkScreenshots(browser, run, skillUrl, opts) {
+// Each of `targets` ([name, page]) at desktop and phone width, the whole page, into
+// LABEL-NAME-desktop.png and LABEL-NAME-phone.png; with each page's height, and a failure for
+// content wider than the window.
+async function checkScreenshots(browser, run, targets, opts) {
   fs.mkdirSync(opts.screenshots, { recursive: true });
   const files = [];
-  for (const [name, width, height] of [["desktop", 1280, 800], ["phone", 390, 844]]) {
-    const context = await browser.newContext({ serviceWorkers: "block", viewport: { width, height } });
+  const heights = {};
+  for (const [mode, width, height] of [["desktop", 1280, 800], ["phone", 390, 844]]) {
+    const context = await browser.newContext({ serviceWorkers: "block", viewport: { width, height }, isMobile: mode === "phone" });
     const page = await context.newPage();
-    await watch(page, run, "screenshots", () => `${skillUrl} at ${width}px`);
-    await page.goto(run.base + skillUrl, { waitUntil: "load" });
+    let current = "";
+    await watch(page, run, "screenshots", () => current);
+    for (const [name, rel] of targets) {
+      if (rel === null) {
+        run.fail("screenshots", name, "no such page in the site");
+        continue;
+      }
+      current = `${rel || "/"} at ${width}px`;
+      await shoot(page, run, rel, name, mode, width, opts, files, heights);
+    }
+    await context.close();
+  }
+  run.passed("screenshots", { files, heights });
+}
+
+async function shoot(page, run, rel, name, mode, width, opts, files, heights) {
+    await page.goto(run.base + rel, { waitUntil: "load" });
     await settle(page);
-    const file = path.join(opts.screenshots, `${opts.label}-skill-${name}.png`);
+    const file = path.join(opts.screenshots, `${opts.label}-${name}-${mode}.png`);
+    heights[`${name} ${mode}`] = await page.evaluate(() => document.documentElement.scrollHeight);
     await page.screenshot({ path: file, fullPage: true });
     files.push(file);
     // Content wider than the window means a sideways scroll on a phone.
@@ -632,11 +661,8 @@ async function checkScreenshots(browser, run, skillUrl, opts) {
       return { scroll: document.documentElement.scrollWidth, width, wide: wide.slice(0, 5) };
     });
     if (overflow.scroll > overflow.width) {
-      run.fail("screenshots", skillUrl, `at ${width}px the page is ${overflow.scroll}px wide: ${JSON.stringify(overflow.wide)}`);
+      run.fail("screenshots", rel, `at ${width}px the page is ${overflow.scroll}px wide: ${JSON.stringify(overflow.wide)}`);
     }
-    await context.close();
-  }
-  run.passed("screenshots", { files });
 }
 
 async function main() {
@@ -667,12 +693,12 @@ async function main() {
     if (has("search")) await checkSearch(browser, run, skills, opts);
     if (has("copy") && needSkill("copy")) await checkCopy(browser, run, skill);
     if (has("keyboard") && needSkill("keyboard")) await checkKeyboard(browser, run, skill);
-    if (has("axe")) {
-      const repo = skill ? skill.split("/").slice(0, 2).join("/") + "/" : null;
-      const exists = (rel) => (rel !== null && fs.existsSync(path.join(opts.site, rel, "index.html")) ? rel : null);
-      await checkAxe(browser, run, [["home", exists("")], ["skill", exists(skill)], ["repository", exists(repo)], ["search", exists("search/")]]);
-    }
-    if (has("screenshots") && needSkill("screenshots")) await checkScreenshots(browser, run, skill, opts);
+    // The four pages people land on: the home page, a skill, its repository and search.
+    const repo = skill ? skill.split("/").slice(0, 2).join("/") + "/" : null;
+    const exists = (rel) => (rel !== null && fs.existsSync(path.join(opts.site, rel, "index.html")) ? rel : null);
+    const targets = [["home", exists("")], ["skill", exists(skill)], ["repository", exists(repo)], ["search", exists("search/")]];
+    if (has("axe")) await checkAxe(browser, run, targets);
+    if (has("screenshots") && needSkill("screenshots")) await checkScreenshots(browser, run, targets, opts);
   } catch (error) {
     run.fail("run", null, `the checks stopped: ${error.stack || error.message}`);
   } finally {
