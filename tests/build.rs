@@ -543,3 +543,53 @@ fn folders_that_would_share_a_page_address_both_get_a_page() {
     assert!(taken[0].contains("My Skill") && taken[0].contains("my-skill-2/"), "{taken:?}");
     assert!(taken[1].contains("My Skill") && taken[1].contains("my-skill-3/"), "{taken:?}");
 }
+
+#[test]
+fn a_large_repository_is_listed_a_page_at_a_time_in_three_orders() {
+    let tmp = tempfile::tempdir().unwrap();
+    // 50 skills, one more than a page: skill-00 is the heaviest, skill-49 the lightest.
+    for i in 0..50 {
+        let dir = tmp.path().join(format!("src/skill-{i:02}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        let body = "Words of instructions. ".repeat(100 - i);
+        std::fs::write(
+            dir.join("SKILL.md"),
+            format!("---\nname: skill-{i:02}\ndescription: Skill {i}.\n---\n{body}\n"),
+        )
+        .unwrap();
+    }
+    std::fs::write(
+        tmp.path().join("catalog.toml"),
+        "title = \"T\"\n[[sources]]\npath = \"src\"\nrepo = \"acme/many\"\n",
+    )
+    .unwrap();
+    let (out, report) = build_into(tmp.path());
+    assert_eq!(report.summary.skills, 50);
+    let site = out.path().join("site");
+    let cards = |html: &str| -> Vec<String> {
+        regex::Regex::new(r#"class="?card-title"? href="?[^" >]*?(skill-\d\d)/"#)
+            .unwrap()
+            .captures_iter(html)
+            .map(|c| c[1].to_string())
+            .collect()
+    };
+    for (page, base) in [("acme/many/index.html", "repos/acme/many/"), ("acme/index.html", "owners/acme/")] {
+        let html = read(&site, page);
+        let shown = cards(&html);
+        assert_eq!(shown.len(), 48, "{page}: the first page only");
+        assert_eq!(shown[0], "skill-00", "{page}: by name");
+        for order in ["name", "tokens", "changed"] {
+            assert!(html.contains(&format!("{base}{order}/")), "{page} links its {order} order");
+        }
+        let by_name = read(&site, &format!("{base}name/index.html"));
+        assert_eq!(cards(&by_name).len(), 48);
+        assert_eq!(cards(&read(&site, &format!("{base}name/page/2/index.html"))), ["skill-48", "skill-49"]);
+        // Lightest first.
+        let by_tokens = cards(&read(&site, &format!("{base}tokens/index.html")));
+        assert_eq!(&by_tokens[..2], ["skill-49", "skill-48"], "{base}");
+        assert!(text_of(&by_name).contains("Sort by name · token cost · last change"), "{}", text_of(&by_name));
+    }
+    // A repository that fits one page has none of these.
+    let (out, _) = build_into(&project_root());
+    assert!(!out.path().join("site/repos/northwind-labs").exists());
+}

@@ -281,7 +281,10 @@ pub struct RepoCtx {
     pub facts: Vec<Fact>,
     /// Its skills' verdicts and token cost, as inline SVG ([`super::figures`]).
     pub charts: Vec<String>,
+    /// Its skills by name: all of them, or the first page when [`SortLink`]s lead to the rest.
     pub skills: Vec<Arc<Card>>,
+    pub total: usize,
+    pub sorts: Vec<SortLink>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -299,7 +302,10 @@ pub struct OwnerCtx {
     pub repos: Vec<RepoRow>,
     /// Its skills' verdicts and token cost, as inline SVG ([`super::figures`]).
     pub charts: Vec<String>,
+    /// Its skills by name: all of them, or the first page when [`SortLink`]s lead to the rest.
     pub skills: Vec<Arc<Card>>,
+    pub total: usize,
+    pub sorts: Vec<SortLink>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -391,6 +397,16 @@ pub struct ListingPage {
     pub total: usize,
     pub cards: Vec<Arc<Card>>,
     pub pagination: Pagination,
+    /// The same skills in other orders (empty for a listing with one order).
+    pub sorts: Vec<SortLink>,
+}
+
+/// A link to one order of a listing.
+#[derive(Debug, Clone, Serialize)]
+pub struct SortLink {
+    pub label: &'static str,
+    pub href: String,
+    pub current: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -62,6 +62,13 @@ impl Listings<'_> {
         })
     }
 
+    /// `skills` in title order (the whole catalog's, ranked once).
+    pub fn by_title(&self, skills: &[usize]) -> Vec<usize> {
+        let mut sorted = skills.to_vec();
+        sorted.sort_unstable_by_key(|&i| self.title_rank[i]);
+        sorted
+    }
+
     /// Writes a paginated listing of `skills` under `base` (e.g. `categories/data/`). Returns
     /// the folders written.
     pub fn write_listing(
@@ -71,6 +78,52 @@ impl Listings<'_> {
         intro: &str,
         parent: (&str, &str),
         skills: &[usize],
+    ) -> Result<Vec<String>> {
+        self.write_listing_in_order(base, heading, intro, parent, skills, &[])
+    }
+
+    /// A set of skills (a repository's, an owner's) as paginated listings under `base`, one per
+    /// order of [`SORTS`] (`base` + `name/`, `tokens/`, `changed/`); `skills` in title order.
+    /// Returns the folders written.
+    pub fn write_sorted(&self, base: &str, name: &str, parent: (&str, &str), skills: &[usize]) -> Result<Vec<String>> {
+        let sorts = sort_bases(base);
+        let catalog = self.catalog;
+        let mut dirs = Vec::new();
+        for &(dir, label, order) in SORTS {
+            let mut sorted = skills.to_vec();
+            match order {
+                SortOrder::Name => {}
+                // Lightest first; then by name.
+                SortOrder::Tokens => sorted.sort_by_key(|&i| catalog.skills[i].analysis.cost.tokens),
+                // Latest change first, skills without a known date last; then by name.
+                SortOrder::Changed => {
+                    sorted.sort_by_key(|&i| std::cmp::Reverse(catalog.skills[i].history.last_changed.map(|t| t.0)))
+                }
+            }
+            let heading = format!("{name}: skills by {label}");
+            let intro = format!("{}, by {label}.", crate::plural::count(skills.len(), "skill"));
+            dirs.extend(self.write_listing_in_order(
+                &format!("{base}{dir}/"),
+                &heading,
+                &intro,
+                parent,
+                &sorted,
+                &sorts,
+            )?);
+        }
+        Ok(dirs)
+    }
+
+    /// [`Self::write_listing`], with links to the same skills in the other orders `sorts`
+    /// (label, base folder).
+    fn write_listing_in_order(
+        &self,
+        base: &str,
+        heading: &str,
+        intro: &str,
+        parent: (&str, &str),
+        skills: &[usize],
+        sorts: &[(&'static str, String)],
     ) -> Result<Vec<String>> {
         let total_pages = skills.len().div_ceil(PAGE_SIZE).max(1);
         (1..=total_pages)
@@ -88,6 +141,7 @@ impl Listings<'_> {
                     parent_href: if parent.0.is_empty() { String::new() } else { format!("{root}{}", parent.1) },
                     total: skills.len(),
                     cards: Vec::new(),
+                    sorts: sort_links(sorts, base, &root),
                     pagination: Pagination {
                         current: n,
                         total: total_pages,
@@ -144,6 +198,34 @@ impl Listings<'_> {
         let listings: Vec<Vec<String>> = listings.collect::<Result<_>>()?;
         Ok(std::iter::once(index_dir).chain(listings.into_iter().flatten()).collect())
     }
+}
+
+/// The orders a repository's or an owner's skills are listed in: folder, label, order.
+pub const SORTS: &[(&str, &str, SortOrder)] = &[
+    ("name", "name", SortOrder::Name),
+    ("tokens", "token cost", SortOrder::Tokens),
+    ("changed", "last change", SortOrder::Changed),
+];
+
+#[derive(Debug, Clone, Copy)]
+pub enum SortOrder {
+    Name,
+    Tokens,
+    Changed,
+}
+
+/// Each order of [`SORTS`] of a listing at `base`: its label and its folder.
+pub fn sort_bases(base: &str) -> Vec<(&'static str, String)> {
+    SORTS.iter().map(|&(dir, label, _)| (label, format!("{base}{dir}/"))).collect()
+}
+
+/// Links to each order of `sorts` (label, base folder) from a page whose root is `root`, the
+/// one at `current` marked.
+pub fn sort_links(sorts: &[(&'static str, String)], current: &str, root: &str) -> Vec<SortLink> {
+    sorts
+        .iter()
+        .map(|(label, base)| SortLink { label, href: format!("{root}{base}"), current: base == current })
+        .collect()
 }
 
 /// Pages linked from page `n` of `total`: the first, the last, and two on each side of `n`.

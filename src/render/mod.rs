@@ -275,7 +275,7 @@ pub fn render_site(
         Ok(())
     })?;
 
-    let repo_dirs = catalog.repos.par_iter().map(|repo| -> Result<String> {
+    let repo_dirs = catalog.repos.par_iter().map(|repo| -> Result<Vec<String>> {
         let dir = repo.url_path();
         let root = urls::path_to_root(&dir);
         let mut facts = vec![
@@ -321,7 +321,7 @@ pub fn render_site(
                 },
             );
         }
-        let page = RepoPage {
+        let mut page = RepoPage {
             site: site(&dir),
             repo: RepoCtx {
                 full: repo.id.full(),
@@ -331,24 +331,38 @@ pub fn render_site(
                 facts,
                 charts: figures::of_skills(catalog, &repo.skills),
                 skills: Vec::new(),
+                total: repo.skills.len(),
+                sorts: Vec::new(),
             },
         };
-        listings.write_with_cards(&format!("{dir}index.html"), "repo.html", page, &repo.skills, |page, cards| {
+        let mut dirs = vec![dir.clone()];
+        let by_name = listings.by_title(&repo.skills);
+        // A repository of more skills than a listing page shows them a page at a time, in
+        // every order, under repos/ (where no skill's or repository's page can be).
+        let first = if by_name.len() > listing::PAGE_SIZE {
+            let base = format!("repos/{dir}");
+            dirs.extend(listings.write_sorted(&base, &repo.id.full(), (&repo.id.full(), &dir), &by_name)?);
+            page.repo.sorts = listing::sort_links(&listing::sort_bases(&base), "", &root);
+            &by_name[..listing::PAGE_SIZE]
+        } else {
+            &by_name[..]
+        };
+        listings.write_with_cards(&format!("{dir}index.html"), "repo.html", page, first, |page, cards| {
             page.repo.skills = cards
         })?;
-        Ok(dir)
+        Ok(dirs)
     });
-    let repo_dirs: Vec<String> = repo_dirs.collect::<Result<_>>()?;
+    let repo_dirs: Vec<String> = repo_dirs.collect::<Result<Vec<_>>>()?.into_iter().flatten().collect();
 
     // Owner pages: every repository and skill of one owner.
     let mut owners: Vec<&str> = catalog.repos.iter().map(|r| r.id.owner.as_str()).collect();
     owners.dedup();
-    let owner_dirs = owners.into_par_iter().map(|owner| -> Result<String> {
+    let owner_dirs = owners.into_par_iter().map(|owner| -> Result<Vec<String>> {
         let dir = format!("{owner}/");
         let root = urls::path_to_root(&dir);
         let repos: Vec<&crate::model::Repo> = catalog.repos.iter().filter(|r| r.id.owner == owner).collect();
         let skills: Vec<usize> = repos.iter().flat_map(|r| r.skills.iter().copied()).collect();
-        let page = OwnerPage {
+        let mut page = OwnerPage {
             site: site(&dir),
             owner: OwnerCtx {
                 owner: owner.to_string(),
@@ -356,14 +370,26 @@ pub fn render_site(
                 repos: repos.iter().map(|r| listing::repo_row(r, &root)).collect(),
                 charts: figures::of_skills(catalog, &skills),
                 skills: Vec::new(),
+                total: skills.len(),
+                sorts: Vec::new(),
             },
         };
-        listings.write_with_cards(&format!("{dir}index.html"), "owner.html", page, &skills, |page, cards| {
+        let mut dirs = vec![dir.clone()];
+        let by_name = listings.by_title(&skills);
+        let first = if by_name.len() > listing::PAGE_SIZE {
+            let base = format!("owners/{dir}");
+            dirs.extend(listings.write_sorted(&base, owner, (owner, &dir), &by_name)?);
+            page.owner.sorts = listing::sort_links(&listing::sort_bases(&base), "", &root);
+            &by_name[..listing::PAGE_SIZE]
+        } else {
+            &by_name[..]
+        };
+        listings.write_with_cards(&format!("{dir}index.html"), "owner.html", page, first, |page, cards| {
             page.owner.skills = cards
         })?;
-        Ok(dir)
+        Ok(dirs)
     });
-    add_pages(owner_dirs.collect::<Result<_>>()?);
+    add_pages(owner_dirs.collect::<Result<Vec<_>>>()?.into_iter().flatten().collect());
 
     // The listings and the search index read the same catalog and write different files; the
     // index's postings are merged on one thread, so the listings render beside it.
