@@ -167,3 +167,31 @@ fn a_skill_the_scanner_failed_is_not_offered_to_agents() {
     assert!(names.contains(&"web-form-tester"), "its neighbours are listed: {names:?}");
     assert!(!names.contains(&"settings-backup"), "{names:?}");
 }
+
+#[test]
+fn an_archived_script_keeps_its_executable_bit() {
+    let (out, _) = build_into(&project_root());
+    let index_dir = out.path().join("site/.well-known/agent-skills");
+    let index: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(index_dir.join("index.json")).unwrap()).unwrap();
+    let entry = index["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "docker-compose-doctor" && s["type"] == "archive")
+        .expect("the skill with scripts is archived");
+    let bytes = std::fs::read(index_dir.join(entry["url"].as_str().unwrap())).unwrap();
+    let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(bytes.as_slice()));
+    let modes: BTreeMap<String, u32> = archive
+        .entries()
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (e.path().unwrap().to_string_lossy().into_owned(), e.header().mode().unwrap())
+        })
+        .collect();
+    // content/ holds the scripts executable and the rest not (as git keeps them).
+    assert_eq!(modes["scripts/check_ports.sh"], 0o755, "{modes:?}");
+    assert_eq!(modes["scripts/lint_compose.py"], 0o755, "{modes:?}");
+    assert_eq!(modes["SKILL.md"], 0o644, "{modes:?}");
+}
