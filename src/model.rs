@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use crate::analyze::{Analysis, License};
+use crate::analyze::{Analysis, DigestBody, License};
 use crate::config::Config;
 use crate::diag::Diagnostic;
 use crate::discover::{RepoId, SkillDir};
@@ -103,13 +103,15 @@ pub struct Skill {
     /// The URL segment of the page: the folder name made URL-safe, unique within the repository.
     pub slug: String,
     pub dir: SkillDir,
-    pub frontmatter: Frontmatter,
+    /// The frontmatter's `compatibility` field: the agents it names.
+    pub compatibility: Option<String>,
     /// Byte offset of the body within SKILL.md's text, which the orchestrator hands render apart
     /// (`render::SkillTexts`).
     pub body_start: usize,
     pub analysis: Analysis,
-    /// What the safety scanner found in every text file of the skill folder.
-    pub scan: crate::scan::ScanReport,
+    /// What the safety scanner made of the skill folder's files (the findings themselves are
+    /// in [`SkillPageFacts`]).
+    pub verdict: crate::scan::Verdict,
     /// The frontmatter name, else the folder name.
     pub name: String,
     pub description: String,
@@ -121,6 +123,18 @@ pub struct Skill {
     pub history: SkillHistory,
     /// Identical copies of the folder across the catalog.
     pub copies: crate::relate::copies::Copies,
+}
+
+/// The facts of a skill that only its own page reads: its frontmatter, its digest's body and
+/// what the safety scanner found. The build hands them to render one skill at a time
+/// (`render::SkillTexts`), beside the catalog: a build that renders a few skill pages needs
+/// only theirs.
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+pub struct SkillPageFacts {
+    pub frontmatter: Frontmatter,
+    pub body: DigestBody,
+    /// What the safety scanner found in every text file of the skill folder.
+    pub scan: crate::scan::ScanReport,
 }
 
 impl Skill {

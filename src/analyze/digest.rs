@@ -29,20 +29,10 @@ impl StepsSource {
 pub struct Digest {
     /// The display title: metadata title, else the first `#` heading, else the name in title case.
     pub title: String,
-    /// The rest, which the skill's own page and the similar-skill ranking read.
-    body: DigestBody,
 }
 
-impl Digest {
-    pub fn new(title: String, body: DigestBody) -> Digest {
-        Digest { title, body }
-    }
-
-    pub fn body(&self) -> &DigestBody {
-        &self.body
-    }
-}
-
+/// The rest of the digest, which the skill's own page, the taxonomy and the similar-skill
+/// ranking read; kept apart from [`Digest`], which every page that lists the skill reads.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct DigestBody {
     /// Paragraphs that introduce the skill, from the body before its first section.
@@ -75,7 +65,7 @@ static WORKFLOW: LazyLock<Regex> = LazyLock::new(|| {
 static STEP_HEADING: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"(?i)^(?:step|phase|stage)\s*(\d+)\s*[:.)\-–—]?\s*(.*)$|^(\d+)[.)]\s+(.+)$").unwrap());
 
-pub fn digest(skill: &ParsedSkill, folder_name: &str) -> Digest {
+pub fn digest(skill: &ParsedSkill, folder_name: &str) -> (Digest, DigestBody) {
     let outline = &skill.outline;
     let fm = &skill.frontmatter;
     let heading_text = |section: &crate::parse::markdown::Section| {
@@ -145,7 +135,7 @@ pub fn digest(skill: &ParsedSkill, folder_name: &str) -> Digest {
         }
     }
 
-    Digest::new(title, DigestBody { intro, when_to_use, example_prompts, requirements, steps, steps_source, sections })
+    (Digest { title }, DigestBody { intro, when_to_use, example_prompts, requirements, steps, steps_source, sections })
 }
 
 /// `code-exec-fallback` -> `Code Exec Fallback`.
@@ -172,32 +162,32 @@ mod tests {
     use super::*;
     use std::path::Path;
 
-    fn digest_of(text: &str) -> Digest {
+    fn digest_of(text: &str) -> (Digest, DigestBody) {
         let parsed = crate::parse::parse_skill(Path::new("SKILL.md"), text.as_bytes()).unwrap();
         digest(&parsed, "folder")
     }
 
     #[test]
     fn sorts_sections_into_the_digest() {
-        let d = digest_of(
+        let (d, body) = digest_of(
             "---\nname: my-skill\n---\n# My Skill\n\nDoes things.\n\n## When to Use\n\n- Case one\n- Case two\n\n## Requirements\n\n- Python 3\n\n## Steps\n\n### Step 1: Write it\n\n### Step 2: Run it\n\n## Example prompts\n\n- \"Do the thing\"\n",
         );
         assert_eq!(d.title, "My Skill");
-        assert_eq!(d.body().intro, ["Does things."]);
-        assert_eq!(d.body().when_to_use, ["Case one", "Case two"]);
-        assert_eq!(d.body().requirements, ["Python 3"]);
-        assert_eq!(d.body().steps, ["Write it", "Run it"]);
-        assert_eq!(d.body().steps_source, Some(StepsSource::StepHeadings));
-        assert_eq!(d.body().example_prompts, ["Do the thing"]);
-        assert_eq!(d.body().sections, ["When to Use", "Requirements", "Steps", "Example prompts"]);
+        assert_eq!(body.intro, ["Does things."]);
+        assert_eq!(body.when_to_use, ["Case one", "Case two"]);
+        assert_eq!(body.requirements, ["Python 3"]);
+        assert_eq!(body.steps, ["Write it", "Run it"]);
+        assert_eq!(body.steps_source, Some(StepsSource::StepHeadings));
+        assert_eq!(body.example_prompts, ["Do the thing"]);
+        assert_eq!(body.sections, ["When to Use", "Requirements", "Steps", "Example prompts"]);
     }
 
     #[test]
     fn numbered_workflow_lists_are_steps() {
-        let d =
+        let (d, body) =
             digest_of("---\nname: my-skill\n---\n## Workflow\n\n1. Read the file: carefully\n2. Fix it. Then more.\n");
         assert_eq!(d.title, "My Skill");
-        assert_eq!(d.body().steps, ["Read the file", "Fix it"]);
-        assert_eq!(d.body().steps_source, Some(StepsSource::NumberedList));
+        assert_eq!(body.steps, ["Read the file", "Fix it"]);
+        assert_eq!(body.steps_source, Some(StepsSource::NumberedList));
     }
 }

@@ -7,7 +7,7 @@ pub mod digest;
 pub mod license;
 
 pub use capabilities::Capabilities;
-pub use digest::Digest;
+pub use digest::{Digest, DigestBody};
 pub use license::License;
 
 use crate::discover::RepoId;
@@ -43,7 +43,8 @@ pub fn cost(skill: &ParsedSkill) -> Cost {
     }
 }
 
-/// Everything analysis knows about one skill.
+/// What analysis knows about one skill, but the body of its digest ([`DigestBody`]), which
+/// only the skill's own page and the reading of it use.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Analysis {
     pub cost: Cost,
@@ -58,13 +59,21 @@ pub struct LicenseInputs<'a> {
     pub repo_file: Option<license::LicenseText<'a>>,
 }
 
-pub fn analyze(skill: &ParsedSkill, repo: &RepoId, folder_name: &str, licenses: LicenseInputs) -> Analysis {
-    Analysis {
+/// The skill's analysis, and the body of its digest apart (see [`DigestBody`]).
+pub fn analyze(
+    skill: &ParsedSkill,
+    repo: &RepoId,
+    folder_name: &str,
+    licenses: LicenseInputs,
+) -> (Analysis, DigestBody) {
+    let (digest, body) = digest::digest(skill, folder_name);
+    let analysis = Analysis {
         cost: cost(skill),
         capabilities: capabilities::capabilities(skill, repo),
-        digest: digest::digest(skill, folder_name),
+        digest,
         license: license::license(skill.frontmatter.license.as_deref(), licenses.skill_file, licenses.repo_file),
-    }
+    };
+    (analysis, body)
 }
 
 #[cfg(test)]

@@ -11,8 +11,6 @@ use std::hash::{Hash, Hasher};
 
 use rayon::prelude::*;
 
-use crate::analyze::digest::Digest;
-
 pub use similar::Match;
 pub use taxonomy::{Taxonomy, Topic, Topics};
 
@@ -44,7 +42,8 @@ pub struct SkillFacts<'a> {
     pub topics: &'a Topics,
     pub name: &'a str,
     pub description: &'a str,
-    pub digest: &'a Digest,
+    /// Its digest's title.
+    pub title: &'a str,
     /// SKILL.md's text hashed ([`text_hash`]): copies are never each other's similar skills.
     pub text_hash: u64,
     /// What the ranking reads of the skill, hashed ([`similar_digest`]).
@@ -53,8 +52,13 @@ pub struct SkillFacts<'a> {
 
 /// Topics (each skill's, as the taxonomy classified it when it was read, with names made one
 /// per id across the catalog) and the similar-skill ranking; the ranking is taken from
-/// `earlier` when what it reads is unchanged.
-pub fn relate(skills: &[SkillFacts], earlier: Option<SimilarMemo>) -> Relations {
+/// `earlier` when what it reads is unchanged. `sections` gives a skill's section headings
+/// (its digest's body), which only ranking again reads.
+pub fn relate(
+    skills: &[SkillFacts],
+    earlier: Option<SimilarMemo>,
+    sections: &(dyn Fn(usize) -> Vec<String> + Sync),
+) -> Relations {
     let mut topics: Vec<Topics> = skills.par_iter().map(|s| s.topics.clone()).collect();
     one_name_per_id(&mut topics);
     let read: Vec<(crate::hash::Hash, u64)> = skills.iter().map(|s| (s.similar_digest, s.text_hash)).collect();
@@ -62,12 +66,14 @@ pub fn relate(skills: &[SkillFacts], earlier: Option<SimilarMemo>) -> Relations 
     let similar = match earlier {
         Some(memo) if memo.key == key && memo.similar.len() == skills.len() => memo.similar,
         _ => {
+            let sections: Vec<Vec<String>> = (0..skills.len()).into_par_iter().map(sections).collect();
             let inputs: Vec<similar::SimilarInput> = skills
                 .par_iter()
                 .zip(&topics)
-                .map(|(skill, topics)| similar::SimilarInput {
+                .zip(&sections)
+                .map(|((skill, topics), sections)| similar::SimilarInput {
                     topics,
-                    text: similar_text(skill.name, skill.description, skill.digest),
+                    text: similar_text(skill.name, skill.description, skill.title, sections),
                     content_hash: skill.text_hash,
                 })
                 .collect();
@@ -79,11 +85,11 @@ pub fn relate(skills: &[SkillFacts], earlier: Option<SimilarMemo>) -> Relations 
 
 /// The text the ranking reads of a skill, as parts: its name as words, its description, its
 /// section headings and its title.
-pub fn similar_text<'a>(name: &str, description: &'a str, digest: &'a Digest) -> Vec<Cow<'a, str>> {
+pub fn similar_text<'a>(name: &str, description: &'a str, title: &'a str, sections: &'a [String]) -> Vec<Cow<'a, str>> {
     std::iter::once(Cow::Owned(name.replace(['-', '_'], " ")))
         .chain(std::iter::once(Cow::Borrowed(description)))
-        .chain(digest.body().sections.iter().map(|s| Cow::Borrowed(s.as_str())))
-        .chain(std::iter::once(Cow::Borrowed(digest.title.as_str())))
+        .chain(sections.iter().map(|s| Cow::Borrowed(s.as_str())))
+        .chain(std::iter::once(Cow::Borrowed(title)))
         .collect()
 }
 

@@ -95,6 +95,7 @@ impl Taxonomy {
         name: &str,
         description: &str,
         analysis: &crate::analyze::Analysis,
+        body: &crate::analyze::DigestBody,
     ) -> Topics {
         let mut tags: Vec<String> = Vec::new();
         for value in frontmatter_values(fm, &["tags", "keywords", "topics"]) {
@@ -110,8 +111,8 @@ impl Taxonomy {
             &self.keywords.0,
             [fm.name.as_deref().unwrap_or(""), &name.replace(['-', '_'], " "), description]
                 .into_iter()
-                .chain(analysis.digest.body().sections.iter().map(String::as_str))
-                .chain(analysis.digest.body().steps.iter().map(String::as_str))
+                .chain(body.sections.iter().map(String::as_str))
+                .chain(body.steps.iter().map(String::as_str))
                 .chain(tags.iter().map(String::as_str)),
         );
 

@@ -7,7 +7,7 @@ use crate::scan::Verdict;
 
 /// (id, label) of the skill's safety verdict.
 pub fn verdict(skill: &Skill) -> (&'static str, &'static str) {
-    match skill.scan.verdict() {
+    match skill.verdict {
         Verdict::Passed => ("passed", "Auto-check passed"),
         Verdict::Notes => ("notes", "Auto-check notes"),
         Verdict::Failed => ("failed", "Auto-check failed"),
@@ -17,7 +17,7 @@ pub fn verdict(skill: &Skill) -> (&'static str, &'static str) {
 /// The agents a skill can be used with: those its `compatibility` field names, else all of
 /// them (every agent in the table loads SKILL.md folders).
 pub fn agents(skill: &Skill) -> Vec<&'static str> {
-    agents_named(skill.frontmatter.compatibility.as_deref())
+    agents_named(skill.compatibility.as_deref())
 }
 
 /// [`agents`] from the `compatibility` field alone.

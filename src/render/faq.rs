@@ -11,6 +11,7 @@ use super::urls::{compact_count, grouped};
 /// What the FAQ answers from, beside the skill itself: what the rest of the page worked out.
 pub(super) struct FaqInput<'a> {
     pub(super) title: &'a str,
+    pub(super) body: &'a crate::analyze::DigestBody,
     pub(super) install: &'a [crate::agents::AgentInstall],
     pub(super) words: usize,
     pub(super) tokens: &'a str,
@@ -18,14 +19,14 @@ pub(super) struct FaqInput<'a> {
 }
 
 pub(super) fn faq(skill: &Skill, repo: &Repo, input: FaqInput) -> Vec<Qa> {
-    let FaqInput { title, install, words, tokens, alternatives } = input;
+    let FaqInput { title, body, install, words, tokens, alternatives } = input;
     let a = &skill.analysis;
     // No "what does it do?": the page's lede and "What it does" say it, once.
     let mut faq = Vec::new();
-    if !a.digest.body().when_to_use.is_empty() {
+    if !body.when_to_use.is_empty() {
         faq.push(Qa {
             question: format!("When should I use {title}?"),
-            answer: format!("{title} fits situations like: {}.", a.digest.body().when_to_use.join("; ")),
+            answer: format!("{title} fits situations like: {}.", body.when_to_use.join("; ")),
         });
     }
     let folder = skill.folder_name(repo);
@@ -57,7 +58,7 @@ pub(super) fn faq(skill: &Skill, repo: &Repo, input: FaqInput) -> Vec<Qa> {
         });
     }
     let caps = &a.capabilities;
-    if !caps.commands.is_empty() || !a.digest.body().requirements.is_empty() {
+    if !caps.commands.is_empty() || !body.requirements.is_empty() {
         let mut answer = String::new();
         if !caps.commands.is_empty() {
             answer.push_str(&format!(
@@ -65,8 +66,8 @@ pub(super) fn faq(skill: &Skill, repo: &Repo, input: FaqInput) -> Vec<Qa> {
                 caps.commands.join(", ")
             ));
         }
-        if !a.digest.body().requirements.is_empty() {
-            answer.push_str(&format!(" Its requirements section lists: {}.", a.digest.body().requirements.join("; ")));
+        if !body.requirements.is_empty() {
+            answer.push_str(&format!(" Its requirements section lists: {}.", body.requirements.join("; ")));
         }
         faq.push(Qa { question: format!("What does {title} need to run?"), answer: answer.trim().to_string() });
     }
@@ -82,7 +83,7 @@ pub(super) fn faq(skill: &Skill, repo: &Repo, input: FaqInput) -> Vec<Qa> {
             )
         },
     });
-    let verdict = match skill.scan.verdict() {
+    let verdict = match skill.verdict {
         Verdict::Passed => {
             "found no risky patterns, such as piping downloads into a shell, reading credential files or hidden Unicode"
         }

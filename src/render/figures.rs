@@ -45,7 +45,7 @@ pub fn of_skills(catalog: &Catalog, skills: &[usize]) -> Vec<String> {
 fn verdicts(catalog: &Catalog, skills: &[usize], id: &str) -> String {
     let mut counts = [0usize; 3];
     for &i in skills {
-        counts[match catalog.skills[i].scan.verdict() {
+        counts[match catalog.skills[i].verdict {
             Verdict::Passed => 0,
             Verdict::Notes => 1,
             Verdict::Failed => 2,

@@ -191,6 +191,8 @@ pub struct RenderStats {
 /// over; it may keep the texts elsewhere until a page asks for one.
 pub trait SkillTexts: Sync {
     fn text(&self, index: usize) -> Result<std::borrow::Cow<'_, str>>;
+    /// The facts only the skill's own page reads.
+    fn page_facts(&self, index: usize) -> Result<crate::model::SkillPageFacts>;
     /// A hash of the skill's files and of what they were read with: the skill's facts from
     /// its folder and its text are functions of it.
     fn source_key(&self, index: usize) -> &str;

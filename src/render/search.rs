@@ -152,7 +152,7 @@ fn facet_source(catalog: &Catalog, i: usize) -> FacetSource<'_> {
     let skill = &catalog.skills[i];
     let license = &skill.analysis.license;
     FacetSource {
-        compatibility: skill.frontmatter.compatibility.as_deref(),
+        compatibility: skill.compatibility.as_deref(),
         spdx: license.spdx.as_deref(),
         no_licence: license.origin == crate::analyze::license::LicenseOrigin::None,
         license: &license.label,

@@ -115,7 +115,7 @@ fn compare_row(catalog: &Catalog, index: usize) -> CompareRow {
             n => n.to_string(),
         },
         tokens: format!("~{}", compact_count(skill.analysis.cost.tokens)),
-        auto_check: match skill.scan.verdict() {
+        auto_check: match skill.verdict {
             Verdict::Passed => "Pass",
             Verdict::Notes => "Notes",
             Verdict::Failed => "Fail",

@@ -36,8 +36,10 @@ pub fn skill_ctx(
 ) -> crate::error::Result<SkillCtx> {
     let skill = &catalog.skills[index];
     let repo = &catalog.repos[skill.repo];
+    let page = texts.page_facts(index)?;
     let analysis = &skill.analysis;
     let digest = &analysis.digest;
+    let body = &page.body;
     let caps = &analysis.capabilities;
     let cost = &analysis.cost;
     let title = digest.title.clone();
@@ -96,18 +98,14 @@ pub fn skill_ctx(
     }
 
     let mut glance = Vec::new();
-    if !digest.body().steps.is_empty() {
-        glance.push(format!(
-            "Works in {}: {}",
-            crate::plural::count(digest.body().steps.len(), "step"),
-            digest.body().steps.join(" → ")
-        ));
+    if !body.steps.is_empty() {
+        glance.push(format!("Works in {}: {}", crate::plural::count(body.steps.len(), "step"), body.steps.join(" → ")));
     }
-    if let Some(first) = digest.body().when_to_use.first() {
+    if let Some(first) = body.when_to_use.first() {
         glance.push(first.clone());
     }
-    if !digest.body().sections.is_empty() {
-        glance.push(format!("SKILL.md covers {}", list_with_more(&digest.body().sections, 4, "section")));
+    if !body.sections.is_empty() {
+        glance.push(format!("SKILL.md covers {}", list_with_more(&body.sections, 4, "section")));
     }
     if !caps.commands.is_empty() {
         glance.push(format!("Calls {}", list_with_more(&caps.commands, 5, "command")));
@@ -117,7 +115,7 @@ pub fn skill_ctx(
     // author's text, quoted only where the licence allows it.
     let mut intro = Vec::new();
     if license.redistributable {
-        intro.extend(digest.body().intro.iter().filter(|p| **p != skill.description).cloned());
+        intro.extend(body.intro.iter().filter(|p| **p != skill.description).cloned());
     }
 
     let read_at = match repo.facts.short_commit() {
@@ -142,7 +140,7 @@ pub fn skill_ctx(
         } else {
             String::new()
         },
-        frontmatter: frontmatter_rows(skill),
+        frontmatter: frontmatter_rows(&page.frontmatter),
         raw_href: "SKILL.md".to_string(),
         source_href,
         save_as: format!(".claude/skills/{folder_name}/SKILL.md"),
@@ -171,6 +169,7 @@ pub fn skill_ctx(
         repo,
         FaqInput {
             title: &title,
+            body,
             install: &install,
             words,
             tokens: &tokens,
@@ -179,7 +178,7 @@ pub fn skill_ctx(
     );
     let faq_json_ld = faq_json_ld(&faq);
     let (compare_columns, compare_same) = compare_columns(&compare);
-    let safety = safety(skill, blob_dir);
+    let safety = safety(skill, &page.scan, blob_dir);
     let (token_chart, token_place) = super::figures::skill_tokens(token_scale, cost.tokens);
     // The agents it names in `compatibility`, else every agent (as search and the API say).
     let works_with_ids = super::facets::agents(skill);
@@ -187,7 +186,7 @@ pub fn skill_ctx(
         AGENTS.agents.iter().filter(|a| works_with_ids.contains(&a.id.as_str())).map(|a| a.name.as_str()).collect();
     let summary = SkillSummary {
         verdict: safety.verdict,
-        verdict_word: match skill.scan.verdict() {
+        verdict_word: match skill.verdict {
             Verdict::Passed => "Passed",
             Verdict::Notes => "Notes",
             Verdict::Failed => "Failed",
@@ -234,11 +233,11 @@ pub fn skill_ctx(
         facts,
         glance,
         intro,
-        when_to_use: digest.body().when_to_use.clone(),
-        example_prompts: digest.body().example_prompts.clone(),
-        requirements: digest.body().requirements.clone(),
-        steps: digest.body().steps.clone(),
-        steps_source: digest.body().steps_source.map(|s| s.label()).unwrap_or("").to_string(),
+        when_to_use: body.when_to_use.clone(),
+        example_prompts: body.example_prompts.clone(),
+        requirements: body.requirements.clone(),
+        steps: body.steps.clone(),
+        steps_source: body.steps_source.map(|s| s.label()).unwrap_or("").to_string(),
         read_at: read_at.clone(),
         capabilities: Capabilities {
             allowed_tools: caps.allowed_tools.clone(),
@@ -380,8 +379,7 @@ pub fn topic_links(
 
 /// The Safety section: the verdict, each finding with its file:line (linked to the line at its
 /// source), rule, severity and why; then spec conformance.
-fn safety(skill: &Skill, blob_dir: Option<&str>) -> Safety {
-    let scan = &skill.scan;
+fn safety(skill: &Skill, scan: &crate::scan::ScanReport, blob_dir: Option<&str>) -> Safety {
     let row = |f: &Finding| {
         // GitHub renders Markdown unless asked for the plain file, which has line anchors.
         let plain = if f.file.to_ascii_lowercase().ends_with(".md") { "?plain=1" } else { "" };
@@ -523,8 +521,7 @@ fn withheld_reason(license: &crate::analyze::License) -> String {
     }
 }
 
-fn frontmatter_rows(skill: &Skill) -> Vec<KeyValue> {
-    let fm = &skill.frontmatter;
+fn frontmatter_rows(fm: &crate::parse::frontmatter::Frontmatter) -> Vec<KeyValue> {
     let mut rows = Vec::new();
     let mut push = |k: &str, v: Option<String>| {
         if let Some(v) = v {

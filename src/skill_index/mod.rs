@@ -81,7 +81,7 @@ fn artifact_type(skill: &Skill) -> Option<ArtifactType> {
     let spec_reads_it = skill.reading == crate::parse::Reading::Strict;
     // Agents may install what the index lists without a person reading the page first: a skill
     // the scanner failed is not offered to them.
-    let failed = skill.scan.verdict() == crate::scan::Verdict::Failed;
+    let failed = skill.verdict == crate::scan::Verdict::Failed;
     if !skill.analysis.license.redistributable || skill.description.trim().is_empty() || !spec_reads_it || failed {
         return None;
     }

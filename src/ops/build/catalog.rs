@@ -12,7 +12,7 @@ use crate::discover::{self, DiscoveredSource, RepoId};
 use crate::error::Result;
 use crate::hash::{Hash, Hasher};
 use crate::incr::{self, FileHash};
-use crate::model::{Catalog, Repo, Skill};
+use crate::model::{Catalog, Repo, Skill, SkillPageFacts};
 use crate::parse;
 use crate::progress::{Progress, Stage};
 use crate::relate::{self, Taxonomy, copies};
@@ -33,6 +33,13 @@ pub(super) struct Texts<'a> {
 }
 
 impl render::SkillTexts for Texts<'_> {
+    fn page_facts(&self, index: usize) -> Result<SkillPageFacts> {
+        self.sources[index].page.decode().map_err(|err| {
+            let damaged = std::io::Error::new(std::io::ErrorKind::InvalidData, err);
+            crate::error::Error::io(self.catalog.skills[index].dir.skill_file_path(), damaged)
+        })
+    }
+
     fn source_key(&self, index: usize) -> &str {
         &self.sources[index].key
     }
@@ -252,12 +259,14 @@ pub(super) fn assemble_catalog(
             topics: &s.topics,
             name: &s.name,
             description: &s.description,
-            digest: &s.analysis.digest,
+            title: &s.analysis.digest.title,
             text_hash: source.text_hash,
             similar_digest: source.similar_digest,
         })
         .collect();
-    let relations = relate::relate(&facts, earlier);
+    // The bytes were written by this build or checked against their pack's checksum.
+    let sections = |i: usize| skill_sources[i].page.decode().map(|page| page.body.sections).unwrap_or_default();
+    let relations = relate::relate(&facts, earlier, &sections);
     drop(facts);
     if unchanged.as_deref() != Some(relations.similar_key.as_str()) {
         let memo = relate::SimilarMemo { key: relations.similar_key.clone(), similar: relations.similar.clone() };

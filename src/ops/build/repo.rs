@@ -10,7 +10,7 @@ use crate::diag::Diagnostic;
 use crate::discover::{self, DiscoveredSource, RepoId};
 use crate::hash::{Hash, Hasher};
 use crate::incr::{self, FileHash, SkillText};
-use crate::model::{Repo, RepoFacts, Skill, SkillHistory};
+use crate::model::{Repo, RepoFacts, Skill, SkillHistory, SkillPageFacts};
 use crate::ops::skill_files;
 use crate::parse;
 use crate::relate::{Taxonomy, copies};
@@ -209,13 +209,13 @@ pub(super) fn load_repo(
 /// an unchanged skill is not read, parsed, analyzed or scanned again.
 #[derive(serde::Serialize, serde::Deserialize)]
 pub(super) struct LoadedSkill {
-    pub(super) frontmatter: parse::Frontmatter,
+    pub(super) compatibility: Option<String>,
     /// Byte offset of the body in SKILL.md's text, which the pack keeps apart.
     pub(super) body_start: usize,
     /// What reading it found to warn about.
     pub(super) diagnostics: Vec<Diagnostic>,
     pub(super) analysis: analyze::Analysis,
-    pub(super) scan: crate::scan::ScanReport,
+    pub(super) verdict: crate::scan::Verdict,
     pub(super) topics: crate::relate::Topics,
     pub(super) name: String,
     pub(super) description: String,
@@ -223,6 +223,9 @@ pub(super) struct LoadedSkill {
     pub(super) content_hash: Option<[u8; 32]>,
     pub(super) text_hash: u64,
     pub(super) similar_digest: Hash,
+    /// What only the skill's page reads, left packed: a build decodes only the skills whose
+    /// pages it renders again (and every skill's headings, when it ranks similar skills again).
+    pub(super) page: incr::Packed<SkillPageFacts>,
 }
 
 pub(super) type Loaded = std::result::Result<LoadedSkill, Diagnostic>;
@@ -240,6 +243,8 @@ pub(super) struct SkillSource {
     pub(super) text_hash: u64,
     /// What the similar-skill ranking reads of the skill, hashed ([`crate::relate::similar_digest`]).
     pub(super) similar_digest: Hash,
+    /// The facts only the skill's page reads, as they were stored.
+    pub(super) page: incr::Packed<SkillPageFacts>,
 }
 
 impl LoadedSkill {
@@ -255,10 +260,10 @@ impl LoadedSkill {
             repo: 0,
             slug: slugify(dir.folder_name(repo)),
             dir: dir.clone(),
-            frontmatter: self.frontmatter,
+            compatibility: self.compatibility,
             body_start: self.body_start,
             analysis: self.analysis,
-            scan: self.scan,
+            verdict: self.verdict,
             topics: self.topics,
             name: self.name,
             description: self.description,
@@ -266,7 +271,8 @@ impl LoadedSkill {
             history: Default::default(),
             copies: copies::Copies { hash: self.content_hash, ..Default::default() },
         };
-        let source = SkillSource { key, text, text_hash: self.text_hash, similar_digest: self.similar_digest };
+        let source =
+            SkillSource { key, text, text_hash: self.text_hash, similar_digest: self.similar_digest, page: self.page };
         (skill, source, self.diagnostics)
     }
 }
@@ -348,7 +354,7 @@ pub(super) fn read_skill(
         let rel = if dir.rel_dir.is_empty() { f.path.clone() } else { format!("{}/{}", dir.rel_dir, f.path) };
         skill_files::read_text(&dir.dir.join(&f.path)).map(|text| (rel, text))
     });
-    let analysis = analyze::analyze(
+    let (analysis, body) = analyze::analyze(
         &parsed,
         &source.repo,
         &folder_name,
@@ -392,21 +398,21 @@ pub(super) fn read_skill(
             "has no `description`; agents cannot tell when to use it",
         ));
     }
-    let topics = reading.taxonomy.classify(&parsed.frontmatter, &name, &description, &analysis);
+    let topics = reading.taxonomy.classify(&parsed.frontmatter, &name, &description, &analysis, &body);
     let text_hash = crate::relate::text_hash(&parsed.text);
-    let similar_digest =
-        crate::relate::similar_digest(&topics, &crate::relate::similar_text(&name, &description, &analysis.digest));
+    let similar_text = crate::relate::similar_text(&name, &description, &analysis.digest.title, &body.sections);
+    let similar_digest = crate::relate::similar_digest(&topics, &similar_text);
     // The outline served analysis and the scanner, whose results the pages read; neither the
     // cache nor the catalog keeps it (about a quarter of a skill's size in both). The text is
     // kept apart from the rest (`incr::SkillText`).
     let parse::ParsedSkill { frontmatter, text, body_start, diagnostics, reading: read_as, body_line: _, outline: _ } =
         parsed;
     let loaded = LoadedSkill {
-        frontmatter,
+        compatibility: frontmatter.compatibility.clone(),
         body_start,
         diagnostics,
         analysis,
-        scan,
+        verdict: scan.verdict(),
         topics,
         name,
         description,
@@ -414,6 +420,7 @@ pub(super) fn read_skill(
         content_hash,
         text_hash,
         similar_digest,
+        page: incr::Packed::new(&SkillPageFacts { frontmatter, body, scan }),
     };
     Ok((loaded, text))
 }
