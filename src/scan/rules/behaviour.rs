@@ -121,6 +121,14 @@ pub static RULES: &[Rule] = &[
         once_per_file: false,
     },
     rule(
+        "shell-value-in-code",
+        Category::RemoteCode,
+        Severity::Medium,
+        "Pastes a shell variable into code an interpreter runs",
+        "In `python -c \"open('$FILE')\"` the shell puts the variable's value into the program text before Python reads it: a value with a quote in it (a file name, a user's input, a downloaded string) becomes code.",
+        "Pass the value as an argument or in the environment (`python -c 'import sys; open(sys.argv[1])' \"$FILE\"`), or put the code in a script file.",
+    ),
+    rule(
         "supply-chain-install",
         Category::RemoteCode,
         Severity::Medium,
