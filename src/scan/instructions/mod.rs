@@ -14,6 +14,7 @@ use super::text::{Region, RegionKind};
 
 mod grammar;
 mod keywords;
+mod lists;
 mod patterns;
 
 use grammar::{commanded, html_comments, imperative, quoted, said, sentences, starts_imperative};
@@ -37,7 +38,11 @@ pub fn check(sink: &mut Sink, regions: &[Region]) {
         }
         let comments = if has_comment { html_comments(body) } else { Vec::new() };
         let mut next = 0;
-        for (start, end) in sentences(body) {
+        let sentences = sentences(body);
+        if hits.as_ref().is_none_or(|hits| hits.iter().fold(Found::default(), |all, (_, f)| all | *f).install_lure()) {
+            lists::install_lures(sink, region.start, body, &sentences);
+        }
+        for (start, end) in sentences {
             let hidden = comments.iter().any(|(s, e)| *s < end && start < *e);
             let found = match &hits {
                 None => Found::ALL,
