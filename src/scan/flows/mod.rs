@@ -6,10 +6,11 @@
 //! service, a git hook or an agent's config is persistence. Each such finding names its source
 //! and sink lines. Also reverse shells, installs from outside the registry, hard-coded
 //! credentials and risky destinations ([`line_rules`]), and base64 literals decoded and read
-//! again ([`decoded`]). [`triggers`] decides which of them a block needs.
+//! again ([`decoded`]), and code received by a server and run ([`served`]). [`triggers`] decides which of them a block needs.
 
 mod decoded;
 mod line_rules;
+mod served;
 mod triggers;
 mod values;
 
@@ -39,6 +40,9 @@ pub fn check(sink: &mut Sink, regions: &[Region]) {
                 let lines = lines_of(code, region.start);
                 if found.has(Group::Shell) {
                     line_rules::reverse_shells(sink, code, &lines);
+                }
+                if found.has(Group::Exec) {
+                    served::code_from_requests(sink, code, &lines);
                 }
                 // Parsed when a parser reads the language; the line reader follows the rest.
                 // Shell keeps its line reader too: the parser adds variables and strings run
