@@ -6,9 +6,10 @@
 //! service, a git hook or an agent's config is persistence. Each such finding names its source
 //! and sink lines. Also reverse shells, installs from outside the registry, hard-coded
 //! credentials and risky destinations ([`line_rules`]), and base64 literals decoded and read
-//! again ([`decoded`]), and code received by a server and run ([`served`]). [`triggers`] decides which of them a block needs.
+//! again ([`decoded`]), code received by a server and run ([`served`]), and scripts written, run and deleted ([`ephemeral`]). [`triggers`] decides which of them a block needs.
 
 mod decoded;
+mod ephemeral;
 mod line_rules;
 mod served;
 mod triggers;
@@ -43,6 +44,7 @@ pub fn check(sink: &mut Sink, regions: &[Region]) {
                 }
                 if found.has(Group::Exec) {
                     served::code_from_requests(sink, code, &lines);
+                    ephemeral::self_deleting_scripts(sink, code, &lines);
                 }
                 // Parsed when a parser reads the language; the line reader follows the rest.
                 // Shell keeps its line reader too: the parser adds variables and strings run
