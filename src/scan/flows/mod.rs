@@ -6,7 +6,8 @@
 //! service, a git hook or an agent's config is persistence. Each such finding names its source
 //! and sink lines. Also reverse shells, installs from outside the registry, hard-coded
 //! credentials and risky destinations ([`line_rules`]), and base64 literals decoded and read
-//! again ([`decoded`]), code received by a server and run ([`served`]), and scripts written, run and deleted ([`ephemeral`]). [`triggers`] decides which of them a block needs.
+//! again ([`decoded`]), code received by a server and run ([`served`]), and scripts
+//! written, run and deleted ([`ephemeral`]). [`triggers`] decides which of them a block needs.
 
 mod decoded;
 mod ephemeral;
@@ -53,7 +54,10 @@ pub fn check(sink: &mut Sink, regions: &[Region]) {
                     .then(|| super::script::lang_of(sink.file, region, code))
                     .flatten();
                 let parsed = lang.is_some_and(|lang| super::script::check(sink, region, lang, read_again));
-                if found.has(Group::Flow) && !(parsed && lang != Some(super::script::engine::Lang::Shell)) {
+                // PowerShell keeps them too: its parser reads what lines apart do.
+                let keeps_lines =
+                    matches!(lang, Some(super::script::engine::Lang::Shell | super::script::engine::Lang::PowerShell));
+                if found.has(Group::Flow) && (!parsed || keeps_lines) {
                     values::value_flows(sink, &lines);
                 }
                 if found.has(Group::Line) {

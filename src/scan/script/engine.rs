@@ -14,6 +14,7 @@ pub enum Lang {
     Python,
     Js,
     Shell,
+    PowerShell,
 }
 
 impl Lang {
@@ -23,6 +24,7 @@ impl Lang {
             Lang::Python => "py",
             Lang::Js => "js",
             Lang::Shell => "sh",
+            Lang::PowerShell => "ps1",
         }
     }
 }
