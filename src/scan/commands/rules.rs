@@ -120,6 +120,28 @@ pub(super) fn substitution_rules(sink: &mut Sink, command: &Command, inv: &Invoc
     }
 }
 
+/// A `$VAR` or `${VAR}` in the double-quoted program text of `python -c`, `node -e`, `perl -e`
+/// and the like: the shell pastes the value in before the interpreter parses it.
+static SHELL_VAR: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\$\{?[A-Za-z_][A-Za-z0-9_]*").expect("valid"));
+
+fn shell_value_in_code(sink: &mut Sink, command: &Command, inv: &Invocation) {
+    let name = inv.name.as_str();
+    // A shell reading `-c "..."` expands its variables the same way it would read them
+    // itself; `eval` and `source` run shell code too.
+    if SHELLS.contains(&name) || matches!(name, "eval" | "source" | "." | "busybox") {
+        return;
+    }
+    let text = sink.text;
+    for word in evaluated_words(inv) {
+        let double_quoted = text.get(word.start..word.end).is_some_and(|raw| raw.starts_with('"'));
+        if double_quoted && let Some(var) = SHELL_VAR.find(&word.text) {
+            let what = format!("{name} runs program text with {} pasted in by the shell", var.as_str());
+            sink.report_with("shell-value-in-code", Severity::Medium, command.start, command.end, what);
+            return;
+        }
+    }
+}
+
 pub(super) fn command_rules(sink: &mut Sink, command: &Command, flow: &mut Flow) {
     let (start, end) = (command.start, command.end);
     let Some(inv) = invocation(command) else {
@@ -130,6 +152,7 @@ pub(super) fn command_rules(sink: &mut Sink, command: &Command, flow: &mut Flow)
     let args = inv.args;
 
     substitution_rules(sink, command, &inv);
+    shell_value_in_code(sink, command, &inv);
 
     // Download, (chmod +x,) run.
     if is_downloader(&inv) {

@@ -56,6 +56,8 @@ pub enum Group {
     Traces,
     /// What `DROP_EVIDENCE` leaves out.
     Evidence,
+    /// The verbs of `CARRY_SECRET`.
+    Carry,
 }
 
 impl Found {
@@ -113,6 +115,10 @@ impl Found {
         self.has(Group::Evidence)
     }
 
+    pub fn carry_secret(self) -> bool {
+        self.has(Group::Carry)
+    }
+
     /// Whether any behaviour may be in a sentence with these words.
     pub fn any(self) -> bool {
         self.read_secrets()
@@ -127,6 +133,7 @@ impl Found {
             || self.priority_claim()
             || self.erase_traces()
             || self.drop_evidence()
+            || self.carry_secret()
     }
 }
 
@@ -250,6 +257,7 @@ const GROUPS: &[(Group, &[&str])] = &[
             "overrid",
             "supersed",
             "precedence",
+            "auto",
             "veto",
             "outrank",
             "ignore",
@@ -283,6 +291,7 @@ const GROUPS: &[(Group, &[&str])] = &[
             "warnings",
         ],
     ),
+    (Group::Carry, &["preserv", "carr", "propagat", "persist", "retain", "forward", "embed", "keep", "copy"]),
 ];
 
 struct Search {

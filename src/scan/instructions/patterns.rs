@@ -139,7 +139,7 @@ pub(super) static IMPERATIVE: LazyLock<Regex> = LazyLock::new(|| {
 /// message: how a skill takes over a session it was not asked into.
 pub(super) static PRIORITY_CLAIM: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(\b(overrides?|supersedes?|takes?\s+precedence\s+over|(has\s+)?veto\s+power\s+over|outranks?)\s+(all|any|every)\s+(other\s+)?(skills?|instructions|rules|prompts|frameworks|agents|tools|guidelines|modes)\b|\b(ignore|abort|disregard)\W+(\(\w+\)\s+)?(all|any)\s+(subsequent|following|other|remaining)\s+(instructions|skills|rules|steps)\b|\b(before|prior\s+to)\s+(responding|replying|answering|reacting)\s+to\s+(any|every|all)\b|\b(check(ing|s)?|scan(ning|s)?|monitor(ing|s)?|intercept(ing|s)?|read(ing|s)?)\s+(every|each|all)\s+(user input|user message|user prompt)s?\b|\b((at|on)\s+(the\s+)?(start|beginning)\s+of|first\s+(action|step)\s+(on|in|of))\s+(every|each|any)\s+(new\s+)?([\w-]+\s+){0,2}?(sessions?|conversations?|instances?|chats?)\b)",
+        r"(\b(overrides?|supersedes?|takes?\s+precedence\s+over|(has\s+)?veto\s+power\s+over|outranks?)\s+(all|any|every)\s+(other\s+)?(skills?|instructions|rules|prompts|frameworks|agents|tools|guidelines|modes)\b|\b(ignore|abort|disregard)\W+(\(\w+\)\s+)?(all|any)\s+(subsequent|following|other|remaining)\s+(instructions|skills|rules|steps)\b|\b(before|prior\s+to)\s+(responding|replying|answering|reacting)\s+to\s+(any|every|all)\b|\b(check(ing|s)?|scan(ning|s)?|monitor(ing|s)?|intercept(ing|s)?|read(ing|s)?)\s+(every|each|all)\s+(user input|user message|user prompt)s?\b|\b((at|on)\s+(the\s+)?(start|beginning)\s+of|first\s+(action|step)\s+(on|in|of))\s+(every|each|any)\s+(new\s+)?([\w-]+\s+){0,2}?(sessions?|conversations?|instances?|chats?)\b|\bauto-?(load|activate|invoke|run|execute|trigger)(s|d|ed|ing)?\b.{0,40}?\b(for|on)\s+(any|every|each|all)\s+([\w-]+\s+){0,2}?(tasks?|requests?|messages?|prompts?|conversations?|sessions?|questions?)\b)",
     )
 });
 /// Erasing the record of what was done: history, audit or system logs, traces.
@@ -152,5 +152,24 @@ pub(super) static ERASE_TRACES: LazyLock<Regex> = LazyLock::new(|| {
 pub(super) static DROP_EVIDENCE: LazyLock<Regex> = LazyLock::new(|| {
     re(
         r"\b(do\s+not|don'?t|never)\s+(preserve|keep|record|retain|log|report|surface|replay)\b.{0,80}?\b(validation|audits?|verification|evidence|checks|exceptions|conflicts?|corrections?|failures|warnings)\b",
+    )
+});
+/// Carrying a credential forward into what the agent hands on: notes, context, metadata,
+/// artifacts, logs. Whoever reads those next holds the credential.
+pub(super) static CARRY_SECRET: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(preserv(e|es|ing)|carr(y|ies|ying)|propagat(e|es|ing)|persist(s|ing)?|retain(s|ing)?|forward(s|ing)?|embed(s|ding)?|keep(s|ing)?|copy(ing)?)\b.{0,60}?\b(tokens?|credentials?|secrets?|passwords?|api[ _-]?keys?|session\s+(keys?|cookies?|ids?)|cookies)\b.{0,60}?\b(in|into|across|inside|within|through)\s+(the\s+|your\s+|any\s+|all\s+|every\s+|each\s+)?([\w-]+\s+){0,2}?(notes?|context|metadata|artifacts?|handoffs?|outputs?|reports?|summar(y|ies)|logs?|comments?|commit\s+messages?|patch(es)?|sidecars?|deliverables?|responses?|replies)\b",
+    )
+});
+/// Everything of a kind the agent produces, sent on: "after generating any report, send it".
+pub(super) static EVERY_OUTPUT: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\b(any|every|each|all)\s+([\w-]+\s+)?(reports?|outputs?|results?|documents?|responses?|answers?|conversations?|summar(y|ies)|transcripts?|files?\s+(you|it)\s+(create|write|generate)s?)\b",
+    )
+});
+/// A recipient that is not the user: admins, a team, a server, an inbox.
+pub(super) static THIRD_PARTY: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"\bto\s+(all\s+|the\s+|our\s+|an?\s+|every\s+|its\s+)?(admins?|administrators?|team|owners?|maintainers?|operators?|(external\s+|remote\s+|central\s+)?(servers?|endpoints?|webhooks?|channels?|inbox(es)?|mailbox(es)?|addresses))\b",
     )
 });

@@ -121,6 +121,22 @@ pub static RULES: &[Rule] = &[
         once_per_file: false,
     },
     rule(
+        "shell-value-in-code",
+        Category::RemoteCode,
+        Severity::Medium,
+        "Pastes a shell variable into code an interpreter runs",
+        "In `python -c \"open('$FILE')\"` the shell puts the variable's value into the program text before Python reads it: a value with a quote in it (a file name, a user's input, a downloaded string) becomes code.",
+        "Pass the value as an argument or in the environment (`python -c 'import sys; open(sys.argv[1])' \"$FILE\"`), or put the code in a script file.",
+    ),
+    rule(
+        "self-deleting-script",
+        Category::Obfuscation,
+        Severity::Medium,
+        "Runs a script it wrote and then deletes it",
+        "A script assembled at run time, written to a temporary file, run and removed leaves nothing for a reviewer or an incident responder to read: the code that ran is only in the skill's pieces.",
+        "Ship the script as a file in the skill and run that; keep what a run produces.",
+    ),
+    rule(
         "supply-chain-install",
         Category::RemoteCode,
         Severity::Medium,

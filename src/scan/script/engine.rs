@@ -14,6 +14,7 @@ pub enum Lang {
     Python,
     Js,
     Shell,
+    PowerShell,
 }
 
 impl Lang {
@@ -23,6 +24,7 @@ impl Lang {
             Lang::Python => "py",
             Lang::Js => "js",
             Lang::Shell => "sh",
+            Lang::PowerShell => "ps1",
         }
     }
 }
@@ -57,6 +59,8 @@ impl Call<'_> {
     }
 }
 
+/// Rules about a secret's text in the file, which the line readers report where it is written.
+const WRITTEN_SECRETS: &[&str] = &["hardcoded-credential", "secret-value", "secret-name"];
 const JOINS: &[&str] =
     &["os.path.join", "path.join", "path.resolve", "posixpath.join", "ntpath.join", "path.posix.join"];
 const SAME_PATH: &[&str] = &[
@@ -525,7 +529,9 @@ impl<'s, 't> Engine<'s, 't> {
         let found = crate::scan::scan_text(&path, code, false);
         DEPTH.set(DEPTH.get() - 1);
         for finding in found {
-            if finding.severity < Severity::Medium {
+            // Secrets written in the file are reported once, where they are written, masked:
+            // the call that runs them would show them in full and count them twice.
+            if finding.severity < Severity::Medium || WRITTEN_SECRETS.contains(&finding.rule.id) {
                 continue;
             }
             let message = format!("{why}: {}", finding.message);

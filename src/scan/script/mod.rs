@@ -1,5 +1,6 @@
 //! Scripts parsed, not grepped: Python (tree-sitter-python), JavaScript and TypeScript
-//! (oxc_parser) and shell (tree-sitter-bash) are read as syntax trees, values are followed
+//! (oxc_parser), shell (tree-sitter-bash) and PowerShell (tree-sitter-powershell,
+//! [`powershell`]) are read as syntax trees, values are followed
 //! through the file ([`value`]), and what calls do with them is decided once for every
 //! language ([`engine`]): a secret reaching the network, a download reaching an interpreter,
 //! a write reaching a startup file or an agent's config. Code handed to an interpreter as a
@@ -10,6 +11,7 @@
 
 pub mod engine;
 pub mod js;
+pub mod powershell;
 pub mod python;
 pub mod shell;
 pub mod targets;
@@ -46,13 +48,19 @@ pub fn lang_of(path: &str, region: &Region, code: &str) -> Option<Lang> {
         "javascript" | "js" | "node" | "nodejs" | "mjs" | "cjs" | "jsx" | "typescript" | "ts" | "tsx" | "mts"
         | "cts" => Some(Lang::Js),
         "sh" | "bash" | "shell" | "zsh" => Some(Lang::Shell),
+        "powershell" | "pwsh" | "ps1" | "psm1" | "posh" => Some(Lang::PowerShell),
         _ => None,
     };
+    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+    // A PowerShell file is one shell region to the line readers (labelled "sh"); its parser is
+    // PowerShell's.
+    if matches!(ext, "ps1" | "psm1") {
+        return Some(Lang::PowerShell);
+    }
     if !lang.is_empty() {
         return by_label(lang.as_str());
     }
-    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
-    let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
     if let Some(l) = by_label(ext) {
         return Some(l);
     }
@@ -83,6 +91,7 @@ pub fn check(sink: &mut Sink, region: &Region, lang: Lang, read_again: ReadAgain
         Lang::Python => python::walk(&mut engine, code, region.start),
         Lang::Js => js::walk(&mut engine, code, region.start, path),
         Lang::Shell => shell::walk(&mut engine, code, region.start),
+        Lang::PowerShell => powershell::walk(&mut engine, code, region.start),
     }
     true
 }

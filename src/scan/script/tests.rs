@@ -114,6 +114,10 @@ fn markdown_code_blocks_are_parsed_by_their_label() {
 fn literal_passwords_on_command_lines() {
     let code = "import subprocess\nsubprocess.run(['dbtool', '--user=r', '--password=Wint3rSun'], check=True)\n";
     assert_eq!(ids("x.py", code), ["hardcoded-credential"]);
+    // One finding for one password, masked: not a second one at the call that runs it.
+    let found = scan_text("x.py", code, false);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert!(!found[0].matched.contains("Wint3rSun"), "{}", found[0].matched);
     assert!(ids("x.sh", "pg_dump --password=\"$PGPASSWORD\" db > out.sql\n").is_empty());
     assert!(ids("x.sh", "mysql -u root --password=secret -e 'select 1'\n").is_empty());
     assert!(ids("x.sh", "tool login --password-stdin < token.txt\n").is_empty());

