@@ -13,6 +13,7 @@ pub mod error;
 pub mod hash;
 pub mod incr;
 pub mod model;
+pub mod notes;
 pub mod ops;
 pub mod parse;
 pub mod plural;

@@ -21,6 +21,8 @@ pub struct Catalog {
     pub diagnostics: Vec<Diagnostic>,
     /// Topics and similar skills, per skill (the relate stage).
     pub relations: crate::relate::Relations,
+    /// The catalog editors' notes and publishers' badges, from the catalog's data files.
+    pub editorial: crate::notes::Editorial,
 }
 
 #[derive(Debug)]

@@ -168,6 +168,15 @@ fn edits_rebuild_like_clean_builds(builder: &mut Builder) {
     std::fs::remove_dir_all(&new_skill).unwrap();
     rebuild_matches_clean(builder, root, &[&new_skill], "a skill removed");
 
+    // The editors' notes on a skill: its page is rendered again, and no skill is read again.
+    let notes = root.join("data/notes/HKUDS/OpenSpace/code-exec-fallback.toml");
+    edit(&notes, "summary = \"", "summary = \"Edited. ");
+    let noted = rebuild_matches_clean(builder, root, &[&notes], "a skill's notes edited");
+    let page = std::fs::read_to_string(root.join("public/HKUDS/OpenSpace/code-exec-fallback/index.html")).unwrap();
+    assert!(page.contains("Edited. When the agent"), "the notes edit is not on the page");
+    assert_eq!(noted.skills_read, 0, "a notes edit read skills again");
+    assert_eq!(noted.written, 1, "a notes edit wrote more than its page");
+
     let theme = root.join("templates");
     std::fs::create_dir_all(&theme).unwrap();
     let base = std::fs::read_to_string(project_root().join("templates/base.html")).unwrap();

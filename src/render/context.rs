@@ -247,6 +247,16 @@ pub struct SkillCtx {
     pub source_line: String,
     /// Identical copies of the folder elsewhere in the catalog, when there are any.
     pub copies: Option<CopiesCtx>,
+    /// The catalog editors' words, when they wrote any or list the owner's badge.
+    pub editors: Option<EditorsCtx>,
+}
+
+/// What the catalog's editors say of a skill (its notes file) and of its owner (the
+/// publishers' badge): the maintainers' words, which the page keeps apart from the skill's.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct EditorsCtx {
+    pub badge: Option<String>,
+    pub notes: crate::notes::SkillNotes,
 }
 
 /// A skill's identical copies: how many, and the one first seen.

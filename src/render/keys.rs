@@ -6,7 +6,8 @@
 //! - a skill page's key covers everything `skill_page::skill_ctx` and the page's `SiteCtx`
 //!   read. The skill itself is covered by its cache key (its files' bytes and what they were
 //!   read with: everything parsed, analyzed and scanned is a function of it) and by what the
-//!   build adds afterwards (slug, history, copies, repository). When `skill_ctx` reads
+//!   build adds afterwards (slug, history, copies, repository), and the editors' notes and
+//!   badge (`skill_page::editors`, from the catalog's data files). When `skill_ctx` reads
 //!   something new, add it here;
 //! - the page frame (`SiteCtx`) is hashed once per build without the page's root and canonical
 //!   address, with the base URL (`frame_key`): `render_site`'s `site` closure makes every
@@ -118,9 +119,9 @@ impl InputKeys {
     }
 
     /// The key of skill `index`'s page: the skill, the skills it shows (more from its
-    /// repository, similar skills), its topics' links, where its token cost falls among the
-    /// catalog's (`token_scale`: the bins' shares and the share below it, as the page shows
-    /// them) and the page frame (see [`frame_key`]).
+    /// repository, similar skills), the editors' notes and badge, its topics' links, where its
+    /// token cost falls among the catalog's (`token_scale`: the bins' shares and the share
+    /// below it, as the page shows them) and the page frame (see [`frame_key`]).
     /// The page's root and canonical address are functions of its address (the skill's slug
     /// and repository, and the copy it names as canonical: all in the skill's facts) and of
     /// the base URL (in the frame).
@@ -139,6 +140,9 @@ impl InputKeys {
             hasher.number(share as u64);
         }
         hasher.number(token_scale.below(catalog.skills[index].analysis.cost.tokens) as u64);
+        // The editors' notes and the owner's badge, from the catalog's data files.
+        let editors = skill_page::editors(catalog, index);
+        hasher.text("editors").text(&serde_json::to_string(&editors).expect("editors' notes serialise"));
         for other in skill_page::more_from_repo(catalog, index) {
             hasher.text("more").bytes(&self.shown[other]);
         }

@@ -265,12 +265,22 @@ pub fn skill_ctx(
         faq_json_ld,
         license_label: license.label.clone(),
         copies,
+        editors: editors(catalog, index),
         source_line: format!(
             "Source: {} on GitHub. Facts on this page come from the repository {read_at}; the author's words are quoted as theirs.",
             repo.id.full()
         ),
         title,
     })
+}
+
+/// The editors' notes on skill `index` and its owner's badge, when there are any.
+pub fn editors(catalog: &Catalog, index: usize) -> Option<EditorsCtx> {
+    let skill = &catalog.skills[index];
+    let repo = &catalog.repos[skill.repo];
+    let notes = catalog.editorial.notes(&repo.id.full(), &skill.slug).cloned();
+    let badge = catalog.editorial.badge(&repo.id.owner).map(str::to_string);
+    (notes.is_some() || badge.is_some()).then(|| EditorsCtx { badge, notes: notes.unwrap_or_default() })
 }
 
 /// The other skills of the skill's repository shown under "More from", nearest first: those of

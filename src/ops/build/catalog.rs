@@ -13,6 +13,7 @@ use crate::error::Result;
 use crate::hash::{Hash, Hasher};
 use crate::incr::{self, FileHash};
 use crate::model::{Catalog, Repo, Skill, SkillPageFacts};
+use crate::notes;
 use crate::parse;
 use crate::progress::{Progress, Stage};
 use crate::relate::{self, Taxonomy, copies};
@@ -233,6 +234,13 @@ pub(super) fn assemble_catalog(
     for repo in &mut repos {
         repo.hosted = !config.without_repository;
     }
+    let (editorial, notes_diags) = notes::load(root);
+    diagnostics.extend(notes_diags);
+    if !editorial.notes.is_empty() {
+        let pages: std::collections::HashSet<String> =
+            skills.iter().map(|s| format!("{}/{}", repos[s.repo].id.full(), s.slug)).collect();
+        diagnostics.extend(editorial.unmatched(root, |key| pages.contains(key)));
+    }
 
     let inputs: Vec<copies::CopyInput> = skills
         .iter()
@@ -272,7 +280,7 @@ pub(super) fn assemble_catalog(
         let memo = relate::SimilarMemo { key: relations.similar_key.clone(), similar: relations.similar.clone() };
         incr::store::save_memo(root, SIMILAR_MEMO, memo);
     }
-    let catalog = Catalog { config, repos, skills, diagnostics, relations };
+    let catalog = Catalog { config, repos, skills, diagnostics, relations, editorial };
     (Assembled { catalog, sources: skill_sources }, reads, sources, kept)
 }
 

@@ -72,10 +72,10 @@ impl Session {
         kept: KeptFacts,
     ) {
         let KeptFacts { mut diagnostics, commits } = kept;
-        let Catalog { config, repos, skills, diagnostics: joined, relations } = catalog;
+        let Catalog { config, repos, skills, diagnostics: joined, relations, editorial } = catalog;
         let relate::Relations { topics, similar, similar_key } = relations;
         self.similar = Some(relate::SimilarMemo { key: similar_key, similar });
-        crate::drop_later((config, joined, topics));
+        crate::drop_later((config, joined, topics, editorial));
         let mut skills = skills.into_iter();
         let mut skill_sources = skill_sources.into_iter();
         self.repos = repos
