@@ -5,7 +5,7 @@ use crate::model::Catalog;
 use crate::scan::Verdict;
 
 use super::charts::{self, Bar, TokenScale};
-use super::topics::TopicIndex;
+use super::context::TopicRow;
 use super::urls::compact_count;
 
 /// Categories drawn on the home page; the description counts the rest.
@@ -13,12 +13,12 @@ const TOP_CATEGORIES: usize = 8;
 /// Months drawn of the first-seen series: the latest ones.
 const MONTHS: usize = 24;
 
-/// The home page's charts: skills per category, verdicts, token cost, and skills first seen
-/// per month when dates are known.
-pub fn home(catalog: &Catalog, topics: &TopicIndex) -> Vec<String> {
+/// The home page's charts: skills per category (`categories`, the rows the page lists, most
+/// skills first), verdicts, token cost, and skills first seen per month when dates are known.
+pub fn home(catalog: &Catalog, categories: &[TopicRow]) -> Vec<String> {
     let all: Vec<usize> = (0..catalog.skills.len()).collect();
     let mut out = Vec::new();
-    let rows = super::listing::topic_rows(&topics.categories, "");
+    let rows = categories;
     if !rows.is_empty() {
         let bars: Vec<Bar> = rows.iter().take(TOP_CATEGORIES).map(|r| Bar::new(&r.name, r.count)).collect();
         let more = rows.len().saturating_sub(TOP_CATEGORIES);

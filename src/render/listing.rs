@@ -337,6 +337,7 @@ fn home_lists(catalog: &Catalog, shown: &Shown, by_title: &[usize]) -> Vec<HomeL
 /// The home page; `by_title` is every skill in title order ([`skills_by_title`]).
 pub fn home(catalog: &Catalog, topics: &TopicIndex, shown: &Shown, by_title: &[usize], site: &SiteFn) -> IndexPage {
     let categories = topic_rows(&topics.categories, "categories/");
+    let charts = super::figures::home(catalog, &categories);
     let mut repos = repo_rows(catalog, "");
     repos.sort_by(|a, b| b.skills.cmp(&a.skills).then(a.full.cmp(&b.full)));
     repos.truncate(12);
@@ -350,7 +351,7 @@ pub fn home(catalog: &Catalog, topics: &TopicIndex, shown: &Shown, by_title: &[u
         owner_count: owners.len(),
         category_count: topics.categories.len(),
         categories,
-        charts: super::figures::home(catalog, topics),
+        charts,
         lists: home_lists(catalog, shown, by_title),
         repos,
     }
