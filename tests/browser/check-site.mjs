@@ -451,6 +451,15 @@ function skillPath(skills, opts, site) {
   return id ? id.replace(/\/?$/, "/") : null;
 }
 
+// The first skill page that shows the catalog editors' notes, if any does.
+function editedSkillPath(skills, site) {
+  for (const s of skills) {
+    const file = path.join(site, s.id, "index.html");
+    if (fs.existsSync(file) && /id="?editors"?[\s>]/.test(fs.readFileSync(file, "utf8"))) return s.id.replace(/\/?$/, "/");
+  }
+  return null;
+}
+
 async function checkCopy(browser, run, skillUrl) {
   const context = await browser.newContext({ serviceWorkers: "block" });
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: run.base.replace(/\/$/, "") });
@@ -697,7 +706,10 @@ async function main() {
     const repo = skill ? skill.split("/").slice(0, 2).join("/") + "/" : null;
     const exists = (rel) => (rel !== null && fs.existsSync(path.join(opts.site, rel, "index.html")) ? rel : null);
     const targets = [["home", exists("")], ["skill", exists(skill)], ["repository", exists(repo)], ["search", exists("search/")]];
-    if (has("axe")) await checkAxe(browser, run, targets);
+    // A page with the editors' notes, whose section the page above may lack.
+    const edited = editedSkillPath(skills, opts.site);
+    const axeTargets = edited && edited !== skill ? [...targets, ["edited skill", edited]] : targets;
+    if (has("axe")) await checkAxe(browser, run, axeTargets);
     if (has("screenshots") && needSkill("screenshots")) await checkScreenshots(browser, run, targets, opts);
   } catch (error) {
     run.fail("run", null, `the checks stopped: ${error.stack || error.message}`);
