@@ -32,13 +32,8 @@ pub(super) fn self_deleting_scripts(sink: &mut Sink, code: &str, lines: &[Line])
         return;
     }
     let Some(line) = lines.iter().rev().find(|l| l.start - lines[0].start <= run.start()) else { return };
-    let indent = line.text.len() - line.text.trim_start().len();
-    sink.report(
-        "self-deleting-script",
-        line.start + indent,
-        line.start + line.text.len(),
-        "writes a script to a file, runs it, and deletes it afterwards",
-    );
+    let (start, end) = line.span();
+    sink.report("self-deleting-script", start, end, "writes a script to a file, runs it, and deletes it afterwards");
 }
 
 #[cfg(test)]

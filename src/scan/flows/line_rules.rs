@@ -53,13 +53,8 @@ pub(super) fn reverse_shells(sink: &mut Sink, code: &str, lines: &[Line]) {
         if has(a) && has(b) && has(c) {
             let at =
                 lines.iter().find(|l| b.iter().any(|w| l.text.to_ascii_lowercase().contains(w))).unwrap_or(&lines[0]);
-            let indent = at.text.len() - at.text.trim_start().len();
-            sink.report(
-                "reverse-shell",
-                at.start + indent,
-                at.start + at.text.len(),
-                "connects to a remote host and hands it a shell",
-            );
+            let (start, end) = at.span();
+            sink.report("reverse-shell", start, end, "connects to a remote host and hands it a shell");
         }
     }
 }

@@ -83,6 +83,14 @@ pub(super) struct Line<'a> {
     pub(super) number: usize,
 }
 
+impl Line<'_> {
+    /// Where a finding on this line is reported: from its first visible character to its end.
+    pub(super) fn span(&self) -> (usize, usize) {
+        let indent = self.text.len() - self.text.trim_start().len();
+        (self.start + indent, self.start + self.text.len())
+    }
+}
+
 fn lines_of(code: &str, base: usize) -> Vec<Line<'_>> {
     let mut out = Vec::new();
     let mut offset = base;

@@ -36,12 +36,12 @@ pub(super) fn code_from_requests(sink: &mut Sink, code: &str, lines: &[Line]) {
         if !from_value {
             continue;
         }
-        let indent = line.text.len() - line.text.trim_start().len();
+        let (start, end) = line.span();
         let what = format!(
             "serves requests and runs text built from a value with {}: a caller's code runs here",
             crate::scan::text::visible(m.as_str()).trim_end_matches('(')
         );
-        sink.report_with("remote-code-run", Severity::Medium, line.start + indent, line.start + line.text.len(), what);
+        sink.report_with("remote-code-run", Severity::Medium, start, end, what);
         return;
     }
 }

@@ -200,8 +200,8 @@ fn report_chain(sink: &mut Sink, id: &'static str, at: &Line, origin: (usize, St
     let message =
         if origin.0 == at.number { format!("{} and {how}", origin.1) } else { format!("{}, then {how}", origin.1) };
     let severity = crate::scan::rules::known(id).severity;
-    let indent = at.text.len() - at.text.trim_start().len();
-    sink.report_flow(id, severity, at.start + indent, at.start + at.text.len(), message, origin_line(at, origin.0));
+    let (start, end) = at.span();
+    sink.report_flow(id, severity, start, end, message, origin_line(at, origin.0));
 }
 
 /// The source line's number counted from the sink's line.
