@@ -49,12 +49,12 @@ pub fn bars(id: &str, title: &str, bars: &[Bar]) -> String {
             svg,
             r#"<text x="0" y="{ty}">{label}</text><rect class="bar {class}" x="{LABEL_W}" y="{by}" width="{w}" height="{bh}" rx="2"/><text class="v" x="{vx}" y="{ty}">{shown}</text>"#,
             ty = y + 15,
-            label = esc(&short(&bar.label)),
+            label = super::xml::escape(&short(&bar.label)),
             class = bar.class,
             by = y + 4,
             bh = ROW_H - 8,
             vx = LABEL_W + w + 6,
-            shown = esc(&bar.shown),
+            shown = super::xml::escape(&bar.shown),
         );
     }
     svg.push_str("</svg>");
@@ -90,7 +90,7 @@ pub fn columns(id: &str, title: &str, columns: &[Bar]) -> String {
                 svg,
                 r#"<text class="v" x="{mid}" y="{y}" text-anchor="middle">{shown}</text>"#,
                 y = base - h - 4,
-                shown = esc(&column.shown)
+                shown = super::xml::escape(&column.shown)
             );
         }
         if i % step == 0 || (i + 1 == n && n <= 12) {
@@ -98,7 +98,7 @@ pub fn columns(id: &str, title: &str, columns: &[Bar]) -> String {
                 svg,
                 r#"<text class="m" x="{mid}" y="{y}" text-anchor="middle">{label}</text>"#,
                 y = base + 16,
-                label = esc(&short(&column.label))
+                label = super::xml::escape(&short(&column.label))
             );
         }
     }
@@ -114,7 +114,8 @@ pub fn spark(id: &str, title: &str, columns: &[Bar]) -> String {
     let n = columns.len().max(1);
     let max = columns.iter().map(|b| b.value).max().unwrap_or(0).max(1);
     let slot = W / n;
-    let (id, title_text, desc) = (esc(id), esc(title), esc(&describe(columns)));
+    let (id, title_text, desc) =
+        (super::xml::escape(id), super::xml::escape(title), super::xml::escape(&describe(columns)));
     let mut svg = format!(
         r#"<svg class="chart spark" viewBox="0 0 {W} {H}" width="{W}" height="{H}" role="img" aria-labelledby="{id}-t {id}-d"><title id="{id}-t">{title_text}</title><desc id="{id}-d">{desc}</desc><line class="axis" x1="0" y1="{H}" x2="{W}" y2="{H}"/>"#
     );
@@ -135,7 +136,7 @@ pub fn spark(id: &str, title: &str, columns: &[Bar]) -> String {
 
 /// The chart's element, its title (drawn, and named as the image's title) and its description.
 fn open(id: &str, title: &str, desc: &str, height: usize) -> String {
-    let (id, title, desc) = (esc(id), esc(title), esc(desc));
+    let (id, title, desc) = (super::xml::escape(id), super::xml::escape(title), super::xml::escape(desc));
     format!(
         r#"<svg class="chart" viewBox="0 0 {WIDTH} {height}" width="{WIDTH}" height="{height}" role="img" aria-labelledby="{id}-t {id}-d"><title id="{id}-t">{title}</title><desc id="{id}-d">{desc}</desc><text class="t" x="0" y="16">{title}</text>"#
     )
@@ -156,22 +157,6 @@ fn short(label: &str) -> String {
     }
     let cut: String = label.chars().take(LABEL_CHARS - 1).collect();
     format!("{}…", cut.trim_end())
-}
-
-/// Text for SVG markup: the five characters XML reserves.
-fn esc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// Token cost bins: each one's upper bound (exclusive) and its label.

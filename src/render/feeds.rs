@@ -50,7 +50,7 @@ pub fn write_sitemap(
             "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n",
         );
         for entry in chunk {
-            xml.push_str(&format!("<url><loc>{}</loc>", xml_escape(&absolute(base_url, &entry.dir))));
+            xml.push_str(&format!("<url><loc>{}</loc>", super::xml::escape(&absolute(base_url, &entry.dir))));
             if let Some(t) = entry.lastmod {
                 xml.push_str(&format!("<lastmod>{}</lastmod>", t.iso_date()));
             }
@@ -68,7 +68,10 @@ pub fn write_sitemap(
         for (n, chunk) in entries.chunks(max_urls).enumerate() {
             let name = format!("sitemap-{}.xml", n + 1);
             out.write_in_group(&name, key, urlset(chunk).as_bytes())?;
-            index.push_str(&format!("<sitemap><loc>{}</loc></sitemap>\n", xml_escape(&absolute(base_url, &name))));
+            index.push_str(&format!(
+                "<sitemap><loc>{}</loc></sitemap>\n",
+                super::xml::escape(&absolute(base_url, &name))
+            ));
         }
         index.push_str("</sitemapindex>\n");
         out.write_in_group("sitemap.xml", key, index.as_bytes())?;
@@ -93,10 +96,10 @@ pub fn write_feed(catalog: &Catalog, out: &SiteWriter) -> Result<bool> {
         dated.iter().map(|&(t, i)| catalog.skills[i].history.last_changed.unwrap_or(t)).max().expect("not empty");
     let mut xml = format!(
         "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n<title>{}: newest skills</title>\n<id>{}</id>\n<link rel=\"self\" href=\"{}\"/>\n<link rel=\"alternate\" type=\"text/html\" href=\"{}\"/>\n<updated>{}</updated>\n",
-        xml_escape(&catalog.config.title),
-        xml_escape(&absolute(base, "")),
-        xml_escape(&absolute(base, "feed.xml")),
-        xml_escape(&absolute(base, "")),
+        super::xml::escape(&catalog.config.title),
+        super::xml::escape(&absolute(base, "")),
+        super::xml::escape(&absolute(base, "feed.xml")),
+        super::xml::escape(&absolute(base, "")),
         updated.rfc3339()
     );
     for (first_seen, i) in dated {
@@ -105,11 +108,11 @@ pub fn write_feed(catalog: &Catalog, out: &SiteWriter) -> Result<bool> {
         let url = absolute(base, &skill.url_path(repo));
         xml.push_str(&format!(
             "<entry>\n<title>{}</title>\n<link rel=\"alternate\" type=\"text/html\" href=\"{url}\"/>\n<id>{url}</id>\n<published>{}</published>\n<updated>{}</updated>\n<author><name>{}</name></author>\n<summary>{}</summary>\n</entry>\n",
-            xml_escape(&skill.analysis.digest.title),
+            super::xml::escape(&skill.analysis.digest.title),
             first_seen.rfc3339(),
             skill.history.last_changed.unwrap_or(first_seen).rfc3339(),
-            xml_escape(&repo.id.owner),
-            xml_escape(&skill.description),
+            super::xml::escape(&repo.id.owner),
+            super::xml::escape(&skill.description),
         ));
     }
     xml.push_str("</feed>\n");
@@ -298,32 +301,9 @@ pub fn write_api(catalog: &Catalog, keys: &InputKeys, program: &Hash, out: &Site
     })
 }
 
-fn xml_escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&apos;"),
-            // Characters XML 1.0 forbids, even escaped.
-            c if (c as u32) < 0x20 && !matches!(c, '\t' | '\n' | '\r') => {}
-            '\u{FFFE}' | '\u{FFFF}' => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn xml_escaping_drops_forbidden_characters() {
-        assert_eq!(xml_escape("a<b>&\"'\u{1}c"), "a&lt;b&gt;&amp;&quot;&apos;c");
-    }
 
     #[test]
     fn sitemap_splits_past_the_limit() {

@@ -18,6 +18,7 @@ pub mod shown;
 pub mod skill_page;
 pub mod topics;
 pub mod urls;
+pub mod xml;
 
 use std::path::Path;
 
