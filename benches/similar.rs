@@ -1,4 +1,5 @@
-//! Similar-skill ranking time for generated catalogs of 1k, 10k and 60k skills.
+//! Similar-skill ranking time (with each repository's own ranking) for generated catalogs of
+//! 1k, 10k and 60k skills: repositories of 50 skills, and one of 5,000 (all of the 1k catalog).
 //! Run: `cargo bench --bench similar` (prints figures; asserts nothing about speed).
 
 use std::time::Instant;
@@ -43,20 +44,37 @@ fn texts(n: usize, seed: u64) -> Vec<String> {
 }
 
 fn main() {
-    println!("{:>8} {:>12} {:>14}", "skills", "rank time", "per skill");
+    println!("{:>8} {:>14} {:>14} {:>12}", "skills", "one-skill repos", "repos of 50", "per skill");
     for n in [1_000, 10_000, 60_000] {
         let topics = generate(n, 42);
         let texts = texts(n, 42);
-        let inputs: Vec<SimilarInput> = topics
-            .iter()
-            .zip(&texts)
-            .enumerate()
-            .map(|(i, (t, text))| SimilarInput { topics: t, text: vec![text.as_str().into()], content_hash: i as u64 })
-            .collect();
-        let start = Instant::now();
-        let ranked = rank(&inputs, 6);
-        let elapsed = start.elapsed();
-        assert_eq!(ranked.len(), n);
-        println!("{n:>8} {:>10.1}ms {:>12.1}us", elapsed.as_secs_f64() * 1e3, elapsed.as_secs_f64() * 1e6 / n as f64);
+        // Every skill alone in its repository (the similar ranking alone, in effect), then the
+        // repositories of 50 and the one of 5,000, each ranked for its own skills too.
+        let time = |repo: &dyn Fn(usize) -> usize| {
+            let inputs: Vec<SimilarInput> = topics
+                .iter()
+                .zip(&texts)
+                .enumerate()
+                .map(|(i, (t, text))| SimilarInput {
+                    topics: t,
+                    text: vec![text.as_str().into()],
+                    content_hash: i as u64,
+                    repo: repo(i),
+                })
+                .collect();
+            let start = Instant::now();
+            let ranked = rank(&inputs, 6, 12);
+            let elapsed = start.elapsed();
+            assert_eq!(ranked.similar.len(), n);
+            elapsed
+        };
+        let alone = time(&|i| i);
+        let grouped = time(&|i| if i < 5_000 { 0 } else { i / 50 });
+        println!(
+            "{n:>8} {:>12.1}ms {:>12.1}ms {:>10.1}us",
+            alone.as_secs_f64() * 1e3,
+            grouped.as_secs_f64() * 1e3,
+            grouped.as_secs_f64() * 1e6 / n as f64
+        );
     }
 }

@@ -21,7 +21,7 @@ fn build(root: &Path, out: &Path) -> BuildReport {
 /// build left on disk; or as `serve` makes them, keeping what it loaded and told what changed.
 enum Builder {
     Command,
-    Serve(Session),
+    Serve(Box<Session>),
 }
 
 impl Builder {
@@ -102,7 +102,7 @@ fn incremental_rebuilds_are_byte_identical_to_clean_builds() {
 
 #[test]
 fn serve_rebuilds_are_byte_identical_to_clean_builds() {
-    edits_rebuild_like_clean_builds(&mut Builder::Serve(Session::default()));
+    edits_rebuild_like_clean_builds(&mut Builder::Serve(Box::default()));
 }
 
 fn edits_rebuild_like_clean_builds(builder: &mut Builder) {

@@ -16,6 +16,9 @@ pub use taxonomy::{Taxonomy, Topic, Topics};
 
 /// Similar skills kept per skill: five for the compare table, one more for the cards.
 pub const SIMILAR_PER_SKILL: usize = 6;
+/// Skills of its own repository kept per skill: six for "more from the repository", after
+/// those of them the similar skills already show.
+pub const SAME_REPO_PER_SKILL: usize = 6 + SIMILAR_PER_SKILL;
 
 #[derive(Debug, Clone, Default)]
 pub struct Relations {
@@ -23,7 +26,9 @@ pub struct Relations {
     pub topics: Vec<Topics>,
     /// Per skill, best first.
     pub similar: Vec<Vec<Match>>,
-    /// The key of everything the ranking read, for [`SimilarMemo`].
+    /// Per skill, the other skills of its repository, nearest first by the same measure.
+    pub same_repo: Vec<Vec<Match>>,
+    /// The key of everything the rankings read, for [`SimilarMemo`].
     pub similar_key: String,
 }
 
@@ -34,6 +39,7 @@ pub struct Relations {
 pub struct SimilarMemo {
     pub key: String,
     pub similar: Vec<Vec<Match>>,
+    pub same_repo: Vec<Vec<Match>>,
 }
 
 /// What relating reads of one skill.
@@ -48,11 +54,13 @@ pub struct SkillFacts<'a> {
     pub text_hash: u64,
     /// What the ranking reads of the skill, hashed ([`similar_digest`]).
     pub similar_digest: crate::hash::Hash,
+    /// Its repository's number: the skills ranked for "more from the repository".
+    pub repo: usize,
 }
 
 /// Topics (each skill's, as the taxonomy classified it when it was read, with names made one
-/// per id across the catalog) and the similar-skill ranking; the ranking is taken from
-/// `earlier` when what it reads is unchanged. `sections` gives a skill's section headings
+/// per id across the catalog), the similar-skill ranking and each repository's skills ranked
+/// for each other; the rankings are taken from `earlier` when what they read is unchanged. `sections` gives a skill's section headings
 /// (its digest's body), which only ranking again reads.
 pub fn relate(
     skills: &[SkillFacts],
@@ -61,10 +69,12 @@ pub fn relate(
 ) -> Relations {
     let mut topics: Vec<Topics> = skills.par_iter().map(|s| s.topics.clone()).collect();
     one_name_per_id(&mut topics);
-    let read: Vec<(crate::hash::Hash, u64)> = skills.iter().map(|s| (s.similar_digest, s.text_hash)).collect();
-    let key = similar_key(&read, SIMILAR_PER_SKILL);
-    let similar = match earlier {
-        Some(memo) if memo.key == key && memo.similar.len() == skills.len() => memo.similar,
+    let read: Vec<Read> = skills.iter().map(|s| (s.similar_digest, s.text_hash, s.repo)).collect();
+    let key = similar_key(&read, SIMILAR_PER_SKILL, SAME_REPO_PER_SKILL);
+    let ranking = match earlier {
+        Some(memo) if memo.key == key && memo.similar.len() == skills.len() && memo.same_repo.len() == skills.len() => {
+            similar::Ranking { similar: memo.similar, same_repo: memo.same_repo }
+        }
         _ => {
             let sections: Vec<Vec<String>> = (0..skills.len()).into_par_iter().map(sections).collect();
             let inputs: Vec<similar::SimilarInput> = skills
@@ -75,12 +85,13 @@ pub fn relate(
                     topics,
                     text: similar_text(skill.name, skill.description, skill.title, sections),
                     content_hash: skill.text_hash,
+                    repo: skill.repo,
                 })
                 .collect();
-            similar::rank(&inputs, SIMILAR_PER_SKILL)
+            similar::rank(&inputs, SIMILAR_PER_SKILL, SAME_REPO_PER_SKILL)
         }
     };
-    Relations { topics, similar, similar_key: key }
+    Relations { topics, similar: ranking.similar, same_repo: ranking.same_repo, similar_key: key }
 }
 
 /// The text the ranking reads of a skill, as parts: its name as words, its description, its
@@ -116,16 +127,20 @@ pub fn similar_digest(topics: &Topics, text: &[Cow<str>]) -> crate::hash::Hash {
     hasher.hash()
 }
 
-/// Everything [`similar::rank`] reads, in order: each skill's [`similar_digest`], and which
+/// What the rankings read of one skill: its [`similar_digest`], its text hash and its
+/// repository's number.
+type Read = (crate::hash::Hash, u64, usize);
+
+/// Everything [`similar::rank`] reads, in order: each skill's [`similar_digest`], which
 /// skills are copies of each other (from their text hashes; the partition, not the hashes: an
-/// edit that leaves a skill unique leaves the ranking as it was).
-fn similar_key(skills: &[(crate::hash::Hash, u64)], k: usize) -> String {
+/// edit that leaves a skill unique leaves the ranking as it was) and each skill's repository.
+fn similar_key(skills: &[Read], k: usize, same_repo_k: usize) -> String {
     // Each skill's copy class: the first skill with its content hash.
     let mut first_copy: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
     let mut hasher = crate::hash::Hasher::new();
-    hasher.number(skills.len() as u64).number(k as u64);
-    for (i, (digest, text_hash)) in skills.iter().enumerate() {
-        hasher.bytes(digest).number(*first_copy.entry(*text_hash).or_insert(i) as u64);
+    hasher.number(skills.len() as u64).number(k as u64).number(same_repo_k as u64);
+    for (i, (digest, text_hash, repo)) in skills.iter().enumerate() {
+        hasher.bytes(digest).number(*first_copy.entry(*text_hash).or_insert(i) as u64).number(*repo as u64);
     }
     hasher.finish()
 }
@@ -218,10 +233,10 @@ mod tests {
     fn the_ranking_key_follows_what_the_ranking_reads() {
         let tagged = Topics { tags: vec!["pdf".into()], ..Default::default() };
         let plain = Topics::default();
-        fn input(topics: &Topics, text: &str, text_hash: u64) -> (crate::hash::Hash, u64) {
-            (similar_digest(topics, &[text.into()]), text_hash)
+        fn input(topics: &Topics, text: &str, text_hash: u64) -> Read {
+            (similar_digest(topics, &[text.into()]), text_hash, 0)
         }
-        let key = |skills: &[(crate::hash::Hash, u64)]| similar_key(skills, SIMILAR_PER_SKILL);
+        let key = |skills: &[Read]| similar_key(skills, SIMILAR_PER_SKILL, SAME_REPO_PER_SKILL);
         let base = key(&[input(&tagged, "read pdf files", 1), input(&plain, "send mail", 2)]);
         assert_eq!(base, key(&[input(&tagged, "read pdf files", 1), input(&plain, "send mail", 2)]));
         // A body edit changes the content hash but leaves every skill unique: same key.
@@ -231,10 +246,48 @@ mod tests {
         assert_ne!(base, key(&[input(&tagged, "read pdf pages", 1), input(&plain, "send mail", 2)]));
         assert_ne!(base, key(&[input(&plain, "read pdf files", 1), input(&plain, "send mail", 2)]));
         assert_ne!(base, key(&[input(&plain, "send mail", 2), input(&tagged, "read pdf files", 1)]));
+        // A skill in another repository: the same similar skills, not the same repository's.
+        let moved = (input(&plain, "send mail", 2).0, 2, 1);
+        assert_ne!(base, key(&[input(&tagged, "read pdf files", 1), moved]));
         // The ranking reads topic ids, never names.
         let named = |name| Topics { categories: vec![topic("documents", name)], ..Default::default() };
         assert_eq!(input(&named("Documents"), "x", 1), input(&named("Docs"), "x", 1));
         assert_ne!(input(&named("Documents"), "x", 1), input(&plain, "x", 1));
+    }
+
+    #[test]
+    fn the_nearest_skill_of_its_repository_comes_first() {
+        let pdf = Topics { tags: vec!["pdf".into()], ..Default::default() };
+        let plain = Topics::default();
+        // (topics, name, description, repository)
+        let skills = [
+            (&pdf, "read-pdf", "Reads PDF files and extracts their tables.", 0),
+            (&plain, "send-mail", "Sends mail through SMTP.", 0),
+            (&plain, "zip-folders", "Packs files into zip archives.", 0),
+            (&pdf, "fill-pdf-forms", "Fills the fields of PDF forms.", 0),
+            (&pdf, "pdf-tables", "Reads PDF files and extracts their tables.", 1),
+        ];
+        let facts: Vec<SkillFacts> = skills
+            .iter()
+            .enumerate()
+            .map(|(i, &(topics, name, description, repo))| SkillFacts {
+                topics,
+                name,
+                description,
+                title: name,
+                text_hash: i as u64,
+                similar_digest: similar_digest(topics, &[]),
+                repo,
+            })
+            .collect();
+        let relations = relate(&facts, None, &|_| Vec::new());
+        let nearest = |i: usize| relations.same_repo[i].iter().map(|m| m.index).collect::<Vec<_>>();
+        // The one sharing a tag, then the one sharing a word, then the rest: never another
+        // repository's, however alike.
+        assert_eq!(nearest(0), [3, 2, 1]);
+        assert_eq!(nearest(1), [0, 2, 3], "nothing in common: catalog order");
+        assert!(nearest(4).is_empty());
+        assert_eq!(relations.similar[0][0].index, 4, "the catalog's ranking still looks everywhere");
     }
 
     #[test]

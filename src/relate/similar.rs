@@ -4,6 +4,10 @@
 //! Built on inverted indexes with a fixed budget of postings visited per skill, rarest features
 //! first, so the cost per skill does not grow with the size of the catalog (no all-pairs loop).
 //! Deterministic: every tie falls back to catalog order.
+//!
+//! The same pass ranks each skill's own repository by the same measure ("more from the
+//! repository"), over the repository's skills the index found plus a bounded sample of the
+//! rest, so a repository of 5,000 skills costs each of them no more than one of 50.
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -18,6 +22,10 @@ const CANDIDATE_BUDGET: usize = 600;
 const TERMS_PER_SKILL: usize = 24;
 /// Text similarity below this, with no shared topic, is not similar at all.
 const MIN_TEXT_SIMILARITY: f32 = 0.08;
+/// Skills of the same repository compared with each skill beside those the index found: all of
+/// a smaller repository; of a larger one, half around the skill's place in it (neighbouring
+/// folders are often related) and half spread over the rest.
+pub const SAME_REPO_COMPARED: usize = 200;
 
 /// What the ranking reads of one skill.
 pub struct SimilarInput<'a> {
@@ -27,6 +35,19 @@ pub struct SimilarInput<'a> {
     pub text: Vec<Cow<'a, str>>,
     /// Hash of the skill's content: equal hashes are copies, never "similar".
     pub content_hash: u64,
+    /// The skill's repository: skills with the same number are ranked for each other in
+    /// [`Ranking::same_repo`].
+    pub repo: usize,
+}
+
+/// Both rankings of every skill, in catalog order.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Ranking {
+    /// Up to `k` similar skills from the whole catalog, best first.
+    pub similar: Vec<Vec<Match>>,
+    /// Up to `same_repo_k` other skills of the skill's repository, nearest first by the same
+    /// measure: each one found while there are that many, however little it shares.
+    pub same_repo: Vec<Vec<Match>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -46,8 +67,9 @@ const STOPWORDS: &[&str] = &[
     "who",
 ];
 
-/// For each skill, up to `k` similar skills, best first.
-pub fn rank(inputs: &[SimilarInput], k: usize) -> Vec<Vec<Match>> {
+/// For each skill, up to `k` similar skills and up to `same_repo_k` of its repository's, best
+/// first.
+pub fn rank(inputs: &[SimilarInput], k: usize, same_repo_k: usize) -> Ranking {
     let n = inputs.len();
     // Features: tags, products, categories, each an id in one space.
     let mut feature_ids: HashMap<String, u32> = HashMap::new();
@@ -132,6 +154,7 @@ pub fn rank(inputs: &[SimilarInput], k: usize) -> Vec<Vec<Match>> {
     let content_hashes: Vec<u64> = inputs.iter().map(|input| input.content_hash).collect();
     let features = Flat::new(features);
     let vectors = Flat::new(vectors);
+    let repos = Repos::new(inputs);
 
     // One scratch per worker thread, made once: fresh tables per task would be zeroed again by the
     // kernel each time.
@@ -143,7 +166,7 @@ pub fn rank(inputs: &[SimilarInput], k: usize) -> Vec<Vec<Match>> {
             })
         })
         .collect();
-    (0..n)
+    let (similar, same_repo) = (0..n)
         .into_par_iter()
         .map(|i| {
             // Rarest lists first: they say the most, and the budget is spent where it counts.
@@ -169,33 +192,92 @@ pub fn rank(inputs: &[SimilarInput], k: usize) -> Vec<Vec<Match>> {
             }
             candidates.sort_unstable();
             candidates.dedup();
+            // The repository's skills among them, and a bounded sample of the rest of it.
+            let mut in_repo: Vec<u32> =
+                candidates.iter().copied().filter(|&j| inputs[j as usize].repo == inputs[i].repo).collect();
+            repos.sample(i, &mut in_repo);
+            in_repo.sort_unstable();
+            in_repo.dedup();
 
             let slot = rayon::current_thread_index().unwrap_or(0) % scratches.len();
             let mut scratch = scratches[slot].lock().expect("a scratch is never poisoned");
             scratch.load(features.get(i), vectors.get(i));
-            // Shared topics first: cheap, and they decide the order. Text similarity is computed
-            // only for candidates that can still make the top k.
-            let mut scored: Vec<(usize, usize)> = candidates
-                .into_iter()
-                .map(|j| j as usize)
-                .filter(|&j| j != i && content_hashes[j] != content_hashes[i])
-                .map(|j| (j, scratch.shared(features.get(j))))
-                .collect();
-            let mut by_shared: Vec<usize> = scored.iter().map(|&(_, s)| s).collect();
-            by_shared.sort_unstable_by(|a, b| b.cmp(a));
-            let threshold = by_shared.get(k.saturating_sub(1)).copied().unwrap_or(0);
-            scored.retain(|&(_, shared)| shared >= threshold);
-            let mut matches: Vec<Match> = scored
-                .into_iter()
-                .map(|(j, shared)| Match { index: j, shared, text: scratch.cosine(vectors.get(j)) })
-                .filter(|m| m.shared > 0 || m.text >= MIN_TEXT_SIMILARITY)
-                .collect();
+            let score = |list: Vec<u32>, k: usize| {
+                // Shared topics first: cheap, and they decide the order. Text similarity is
+                // computed only for candidates that can still make the top k.
+                let mut scored: Vec<(usize, usize)> = list
+                    .into_iter()
+                    .map(|j| j as usize)
+                    .filter(|&j| j != i && content_hashes[j] != content_hashes[i])
+                    .map(|j| (j, scratch.shared(features.get(j))))
+                    .collect();
+                let mut by_shared: Vec<usize> = scored.iter().map(|&(_, s)| s).collect();
+                by_shared.sort_unstable_by(|a, b| b.cmp(a));
+                let threshold = by_shared.get(k.saturating_sub(1)).copied().unwrap_or(0);
+                scored.retain(|&(_, shared)| shared >= threshold);
+                scored
+                    .into_iter()
+                    .map(|(j, shared)| Match { index: j, shared, text: scratch.cosine(vectors.get(j)) })
+                    .collect::<Vec<Match>>()
+            };
+            let best_first = |mut matches: Vec<Match>, k: usize| {
+                matches.sort_by(|a, b| {
+                    b.shared.cmp(&a.shared).then(b.text.total_cmp(&a.text)).then(a.index.cmp(&b.index))
+                });
+                matches.truncate(k);
+                matches
+            };
+            let mut similar = score(candidates, k);
+            similar.retain(|m| m.shared > 0 || m.text >= MIN_TEXT_SIMILARITY);
+            let same_repo = score(in_repo, same_repo_k);
             scratch.unload(features.get(i), vectors.get(i));
-            matches.sort_by(|a, b| b.shared.cmp(&a.shared).then(b.text.total_cmp(&a.text)).then(a.index.cmp(&b.index)));
-            matches.truncate(k);
-            matches
+            (best_first(similar, k), best_first(same_repo, same_repo_k))
         })
-        .collect()
+        .unzip();
+    Ranking { similar, same_repo }
+}
+
+/// Each repository's skills, in catalog order, and each skill's place among them.
+struct Repos {
+    members: Vec<Vec<u32>>,
+    /// Per skill: its repository's list in `members`, and its place in it.
+    place: Vec<(usize, usize)>,
+}
+
+impl Repos {
+    fn new(inputs: &[SimilarInput]) -> Repos {
+        let mut list_of: HashMap<usize, usize> = HashMap::new();
+        let mut members: Vec<Vec<u32>> = Vec::new();
+        let place = inputs
+            .iter()
+            .enumerate()
+            .map(|(i, input)| {
+                let list = *list_of.entry(input.repo).or_insert_with(|| {
+                    members.push(Vec::new());
+                    members.len() - 1
+                });
+                members[list].push(i as u32);
+                (list, members[list].len() - 1)
+            })
+            .collect();
+        Repos { members, place }
+    }
+
+    /// Adds to `out` the skills of skill `i`'s repository it is compared with beside those the
+    /// index found: all of them up to [`SAME_REPO_COMPARED`], else that many, half on either
+    /// side of its place and half spread evenly over the whole list.
+    fn sample(&self, i: usize, out: &mut Vec<u32>) {
+        let (list, at) = self.place[i];
+        let members = &self.members[list];
+        if members.len() <= SAME_REPO_COMPARED {
+            out.extend_from_slice(members);
+            return;
+        }
+        let half = SAME_REPO_COMPARED / 2;
+        let start = at.saturating_sub(half / 2).min(members.len() - half);
+        out.extend_from_slice(&members[start..start + half]);
+        out.extend(members.iter().step_by(members.len().div_ceil(half)));
+    }
 }
 
 /// One list per skill, stored end to end.
@@ -281,22 +363,25 @@ mod tests {
                 topics: &t_py,
                 text: vec!["python script runner checks interpreter".into()],
                 content_hash: 1,
+                repo: 0,
             },
             SimilarInput {
                 topics: &t_py,
                 text: vec!["python script runner plus checks imports".into()],
                 content_hash: 2,
+                repo: 0,
             },
             SimilarInput {
                 topics: &t_other,
                 text: vec!["python script runner checks interpreter".into()],
                 content_hash: 3,
+                repo: 0,
             },
-            SimilarInput { topics: &t_dev, text: vec!["unrelated words entirely".into()], content_hash: 4 },
-            SimilarInput { topics: &t_py, text: vec!["exact copy".into()], content_hash: 1 },
-            SimilarInput { topics: &t_other, text: vec!["nothing alike at all".into()], content_hash: 5 },
+            SimilarInput { topics: &t_dev, text: vec!["unrelated words entirely".into()], content_hash: 4, repo: 0 },
+            SimilarInput { topics: &t_py, text: vec!["exact copy".into()], content_hash: 1, repo: 0 },
+            SimilarInput { topics: &t_other, text: vec!["nothing alike at all".into()], content_hash: 5, repo: 0 },
         ];
-        let ranked = rank(&inputs, 5);
+        let ranked = rank(&inputs, 5, 5).similar;
         let first: Vec<usize> = ranked[0].iter().map(|m| m.index).collect();
         // Shares 3 topics with 1, 1 topic with 3, text with 2; 4 is its copy.
         assert_eq!(first, [1, 3, 2]);
@@ -324,8 +409,41 @@ mod tests {
     fn ranking_is_deterministic() {
         let t = topics(&["a"], "c");
         let inputs: Vec<SimilarInput> = (0..50)
-            .map(|i| SimilarInput { topics: &t, text: vec![format!("word{} common", i % 7).into()], content_hash: i })
+            .map(|i| SimilarInput {
+                topics: &t,
+                text: vec![format!("word{} common", i % 7).into()],
+                content_hash: i,
+                repo: i as usize % 3,
+            })
             .collect();
-        assert_eq!(rank(&inputs, 5), rank(&inputs, 5));
+        assert_eq!(rank(&inputs, 5, 5), rank(&inputs, 5, 5));
+    }
+
+    #[test]
+    fn a_large_repository_is_sampled_and_its_nearest_skill_still_found() {
+        let plain = topics(&[], "misc");
+        let rare = topics(&["rare"], "misc");
+        let n = 5_000;
+        let inputs: Vec<SimilarInput> = (0..n)
+            .map(|i| SimilarInput {
+                topics: if i == 0 || i == 4_001 { &rare } else { &plain },
+                text: vec![format!("filler{i}").into()],
+                content_hash: i as u64,
+                repo: 0,
+            })
+            .collect();
+        let repos = Repos::new(&inputs);
+        for i in [0, 2_500, n - 1] {
+            let mut sample = Vec::new();
+            repos.sample(i, &mut sample);
+            assert!(sample.len() <= SAME_REPO_COMPARED, "{}", sample.len());
+        }
+        let mut sample = Vec::new();
+        repos.sample(0, &mut sample);
+        assert!(!sample.contains(&4_001), "outside the sample, found through the index");
+        let ranked = rank(&inputs, 6, 6);
+        assert_eq!(ranked.same_repo[0][0].index, 4_001);
+        assert_eq!(ranked.same_repo[0].len(), 6, "filled up with the sampled ones");
+        assert!(ranked.same_repo.iter().all(|list| list.len() == 6));
     }
 }

@@ -23,8 +23,6 @@ const MORE_FROM_REPO: usize = 6;
 const NOT_KNOWN: &str = "Not known";
 /// Other skills in the compare table, beside the skill itself.
 const COMPARE_ROWS: usize = 5;
-/// Skills of the repository read, in its order, to fill "More from" after the nearest ones.
-const SIBLINGS_READ: usize = 400;
 
 pub fn skill_ctx(
     catalog: &Catalog,
@@ -283,33 +281,17 @@ pub fn editors(catalog: &Catalog, index: usize) -> Option<EditorsCtx> {
     (notes.is_some() || badge.is_some()).then(|| EditorsCtx { badge, notes: notes.unwrap_or_default() })
 }
 
-/// The other skills of the skill's repository shown under "More from", nearest first: those of
-/// its similar skills (the catalog's ranking: shared topics, then words) that are in the same
-/// repository, then the repository's skills that share a category with it, then the others, in
-/// the repository's order. Only the first [`SIBLINGS_READ`] of a large repository are read
-/// after the similar ones, so that a page costs the same in a repository of any size.
+/// The other skills of the skill's repository shown under "More from", nearest first (the
+/// repository's own ranking by the similar skills' measure, `relate`'s): those the similar
+/// skills already show are left out, so that no card is on the page twice.
 pub fn more_from_repo(catalog: &Catalog, index: usize) -> Vec<usize> {
-    let skill = &catalog.skills[index];
-    let mut picked: Vec<usize> = catalog.relations.similar[index]
+    let similar = &catalog.relations.similar[index];
+    catalog.relations.same_repo[index]
         .iter()
         .map(|m| m.index)
-        .filter(|&j| catalog.skills[j].repo == skill.repo)
+        .filter(|&j| similar.iter().all(|m| m.index != j))
         .take(MORE_FROM_REPO)
-        .collect();
-    let categories = &catalog.relations.topics[index].categories;
-    let shares_category = |j: usize| catalog.relations.topics[j].categories.iter().any(|c| categories.contains(c));
-    let siblings = &catalog.repos[skill.repo].skills;
-    for related_only in [true, false] {
-        for &j in siblings.iter().take(SIBLINGS_READ) {
-            if picked.len() >= MORE_FROM_REPO {
-                return picked;
-            }
-            if j != index && !picked.contains(&j) && (!related_only || shares_category(j)) {
-                picked.push(j);
-            }
-        }
-    }
-    picked
+        .collect()
 }
 
 /// The comparison table's columns that differ between its rows, and the others as "Label:

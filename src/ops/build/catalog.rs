@@ -270,6 +270,7 @@ pub(super) fn assemble_catalog(
             title: &s.analysis.digest.title,
             text_hash: source.text_hash,
             similar_digest: source.similar_digest,
+            repo: s.repo,
         })
         .collect();
     // The bytes were written by this build or checked against their pack's checksum.
@@ -277,7 +278,11 @@ pub(super) fn assemble_catalog(
     let relations = relate::relate(&facts, earlier, &sections);
     drop(facts);
     if unchanged.as_deref() != Some(relations.similar_key.as_str()) {
-        let memo = relate::SimilarMemo { key: relations.similar_key.clone(), similar: relations.similar.clone() };
+        let memo = relate::SimilarMemo {
+            key: relations.similar_key.clone(),
+            similar: relations.similar.clone(),
+            same_repo: relations.same_repo.clone(),
+        };
         incr::store::save_memo(root, SIMILAR_MEMO, memo);
     }
     let catalog = Catalog { config, repos, skills, diagnostics, relations, editorial };

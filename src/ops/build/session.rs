@@ -73,8 +73,8 @@ impl Session {
     ) {
         let KeptFacts { mut diagnostics, commits } = kept;
         let Catalog { config, repos, skills, diagnostics: joined, relations, editorial } = catalog;
-        let relate::Relations { topics, similar, similar_key } = relations;
-        self.similar = Some(relate::SimilarMemo { key: similar_key, similar });
+        let relate::Relations { topics, similar, same_repo, similar_key } = relations;
+        self.similar = Some(relate::SimilarMemo { key: similar_key, similar, same_repo });
         crate::drop_later((config, joined, topics, editorial));
         let mut skills = skills.into_iter();
         let mut skill_sources = skill_sources.into_iter();
