@@ -41,12 +41,11 @@ fn reference_skill_page_has_the_reference_figures() {
         "Licence MIT",
         "The token cost above is what it loads when it runs",
         "Until then it costs about 23 tokens",
-        "SKILL.md has 200 words of instructions outside code blocks",
         "Shell commands in SKILL.md call: python3",
         "No URLs in SKILL.md.",
         "Names no API keys, tokens, secrets or passwords.",
         "Pre-approves nothing: there is no allowed-tools line",
-        "Works in 3 steps: Write the Python Script → Execute via Shell → Handle Output",
+        "3 steps, taken from step headings in SKILL.md. Write the Python Script Execute via Shell Handle Output",
     ] {
         assert!(text.contains(expected), "missing {expected:?} in:\n{text}");
     }
@@ -96,6 +95,20 @@ fn the_skill_page_opens_with_its_summary_and_says_each_fact_once() {
     for once in ["GitHub stars 7.7k", "Licence MIT", "Token cost ~"] {
         assert_eq!(text.matches(once).count(), 1, "{once} more than once:\n{text}");
     }
+    // Later sections say what is new: the verdict is the strip's (the safety section says where
+    // the check looked), a count or a list shown in one place only.
+    // (The editors' notes are their own words, apart from what was read of the skill.)
+    let editors = main.find("id=editors").unwrap()..main.find("id=install").unwrap();
+    let before_skill_md = text_of(&format!("{}{}", &main[..editors.start], &main[editors.end..skill_md]));
+    for once in ["Passed", "200 words", "python3", "Sandbox has missing dependencies", "Write the Python Script", "MIT"]
+    {
+        assert_eq!(before_skill_md.matches(once).count(), 1, "{once} more than once:\n{before_skill_md}");
+    }
+    assert!(!text.contains("Auto-check passed"), "{text}");
+    assert!(!text.contains("1 other file") && !text.contains("199 skills"), "{text}");
+    // Every question the FAQ asked is answered by a section above, so there is none, and no
+    // FAQPage structured data without visible questions and answers to match it.
+    assert!(!html.contains("id=faq") && !html.contains("FAQPage"));
     // One command in view per agent; the others behind a disclosure.
     let panel = &main[main.find("id=panel-claude-code").unwrap()..];
     let panel = &panel[..panel[1..].find("id=panel-").map_or(panel.len(), |end| end + 1)];
@@ -153,7 +166,6 @@ fn every_skill_page_has_every_section_in_the_reference_order() {
         "id=summary",
         "id=install",
         "id=facts",
-        "id=glance",
         "id=what",
         "id=when",
         "id=prompts",
@@ -167,7 +179,6 @@ fn every_skill_page_has_every_section_in_the_reference_order() {
         "id=similar",
         "id=more",
         "id=related",
-        "id=faq",
     ];
     let mut pages = 0;
     for entry in walkdir::WalkDir::new(&site) {

@@ -16,9 +16,25 @@ fn page(out: &tempfile::TempDir, path: &str) -> String {
     std::fs::read_to_string(out.path().join("site").join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
-fn safety_section(html: &str) -> &str {
-    let start = html.find("<section id=\"safety\"").expect("a safety section");
+fn section<'a>(html: &'a str, id: &str) -> &'a str {
+    let start = html.find(&format!("<section id=\"{id}\"")).unwrap_or_else(|| panic!("a {id} section"));
     &html[start..start + html[start..].find("</section>").unwrap()]
+}
+
+/// The findings, under the scope of the check: the verdict is the summary strip's alone.
+fn safety_section(html: &str) -> &str {
+    let safety = section(html, "safety");
+    assert!(!safety.contains("class=\"verdict"), "the verdict again in the safety section: {safety}");
+    safety
+}
+
+/// The verdict the summary strip shows (`passed`, `notes` or `failed`), linked to the findings.
+fn verdict(html: &str) -> &str {
+    let summary = section(html, "summary");
+    let verdict = regex::Regex::new(r##"<a class="verdict verdict-(\w+)" href="#safety">"##).unwrap();
+    let found: Vec<&str> = verdict.captures_iter(summary).map(|c| c.get(1).unwrap().as_str()).collect();
+    assert_eq!(found.len(), 1, "{summary}");
+    found[0]
 }
 
 #[test]
@@ -39,8 +55,9 @@ fn every_rule_has_a_positive_fixture() {
 fn the_hostile_fixture_fails_and_says_where() {
     let (out, _) = build_into(&project_root().join("tests/fixtures/hostile"));
     let html = page(&out, "evil-org/payloads/script-payload/index.html");
+    assert_eq!(verdict(&html), "failed");
     let safety = safety_section(&html);
-    assert!(safety.contains("verdict-failed"), "{safety}");
+    assert!(safety.contains("high or critical. Read them before installing:"), "{safety}");
     assert!(safety.contains("remote-code-run"), "{safety}");
     // The finding links to its line in the file at its source.
     assert!(safety.contains("SKILL.md?plain=1#L25"), "{safety}");
@@ -51,9 +68,10 @@ fn the_hostile_fixture_fails_and_says_where() {
 fn the_reference_skill_passes() {
     let (out, _) = build_into(&project_root());
     let html = page(&out, "HKUDS/OpenSpace/code-exec-fallback/index.html");
+    assert_eq!(verdict(&html), "passed");
+    assert!(section(&html, "summary").contains(">Passed</a>"));
     let safety = safety_section(&html);
-    assert!(safety.contains("verdict-passed") && safety.contains("Auto-check passed"), "{safety}");
-    assert!(safety.contains("found no risky patterns in SKILL.md or the 1 other file in its folder"), "{safety}");
+    assert!(safety.contains("found no risky patterns in SKILL.md or the file beside it."), "{safety}");
 }
 
 #[test]
@@ -74,7 +92,7 @@ fn catalog_toml_suppressions_mark_findings_and_lift_the_verdict() {
     std::fs::write(tmp.path().join("catalog.toml"), base).unwrap();
     let (out, _) = build_into(tmp.path());
     let html = page(&out, "acme/tools/setup/index.html");
-    assert!(safety_section(&html).contains("verdict-failed"));
+    assert_eq!(verdict(&html), "failed");
     assert!(safety_section(&html).contains("scripts/install.sh:2"), "files beside SKILL.md are scanned");
 
     // Suppressions shipped inside a skill or its repository are the author's word, not the
@@ -84,8 +102,8 @@ fn catalog_toml_suppressions_mark_findings_and_lift_the_verdict() {
     std::fs::write(tmp.path().join("src/.catalogignore"), shipped).unwrap();
     let (out, _) = build_into(tmp.path());
     let safety_html = page(&out, "acme/tools/setup/index.html");
-    let safety = safety_section(&safety_html);
-    assert!(safety.contains("verdict-failed") && !safety.contains("finding-suppressed"), "{safety}");
+    assert_eq!(verdict(&safety_html), "failed");
+    assert!(!safety_section(&safety_html).contains("finding-suppressed"));
 
     let suppressed = format!(
         "{base}[[suppress]]\nrule = \"remote-code-run\"\npath = \"acme/tools/skills/*/scripts/install.sh\"\nreason = \"Our installer, pinned by hash.\"\n"
@@ -93,8 +111,8 @@ fn catalog_toml_suppressions_mark_findings_and_lift_the_verdict() {
     std::fs::write(tmp.path().join("catalog.toml"), suppressed).unwrap();
     let (out, _) = build_into(tmp.path());
     let html = page(&out, "acme/tools/setup/index.html");
+    assert_eq!(verdict(&html), "passed");
     let safety = safety_section(&html);
-    assert!(safety.contains("verdict-passed"), "{safety}");
     assert!(safety.contains("finding-suppressed") && safety.contains("Our installer, pinned by hash."), "{safety}");
 
     // Secret values cannot be suppressed: the config is refused.

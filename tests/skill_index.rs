@@ -160,7 +160,7 @@ fn a_skill_the_scanner_failed_is_not_offered_to_agents() {
     let (out, _) = build_into(tmp.path());
     let site = out.path().join("site");
     let page = std::fs::read_to_string(site.join("quillstack/agent-toolkit/settings-backup/index.html")).unwrap();
-    assert!(page.contains("Auto-check failed"), "the fixture must fail the scan");
+    assert!(page.contains("class=\"verdict verdict-failed\""), "the fixture must fail the scan");
     let index: serde_json::Value =
         serde_json::from_slice(&std::fs::read(site.join(".well-known/agent-skills/index.json")).unwrap()).unwrap();
     let names: Vec<&str> = index["skills"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();

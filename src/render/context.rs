@@ -80,12 +80,6 @@ pub struct KeyValue {
 }
 
 #[derive(Debug, Clone, Serialize)]
-pub struct Qa {
-    pub question: String,
-    pub answer: String,
-}
-
-#[derive(Debug, Clone, Serialize)]
 pub struct Capabilities {
     pub allowed_tools: Vec<String>,
     pub has_allowed_tools: bool,
@@ -115,12 +109,11 @@ pub struct FindingRow {
 pub struct Safety {
     /// `passed`, `notes` or `failed`: the CSS class suffix.
     pub verdict: &'static str,
-    pub label: String,
+    /// Where the check looked and how serious its findings are: the list's heading.
     pub summary: String,
     /// Findings above info that no suppression covers.
     pub active: usize,
     pub findings: Vec<FindingRow>,
-    pub files_scanned: usize,
     /// Files not scanned, with why.
     pub skipped: Vec<String>,
     pub follows_spec: bool,
@@ -155,6 +148,8 @@ pub struct SkillMd {
     pub save_as: String,
     pub other_files: usize,
     pub attribution: String,
+    /// "SKILL.md covers …", when the file is not shown; empty otherwise.
+    pub sections: String,
 }
 
 /// The strip at the top of a skill page: each of these facts is shown there only, and the
@@ -213,20 +208,16 @@ pub struct SkillCtx {
     pub folder_web: Option<String>,
     pub install: Vec<AgentInstall>,
     pub facts: Vec<Fact>,
-    pub glance: Vec<String>,
     pub intro: Vec<String>,
     pub when_to_use: Vec<String>,
     pub example_prompts: Vec<String>,
     pub requirements: Vec<String>,
     pub steps: Vec<String>,
     pub steps_source: String,
-    /// "at commit 3827781" or "as found in its source folder".
-    pub read_at: String,
     pub capabilities: Capabilities,
     pub safety: Safety,
     pub tokens: String,
     pub idle_tokens: String,
-    pub words: usize,
     pub skill_md: SkillMd,
     pub files: Vec<FileRow>,
     pub compare: Vec<Arc<CompareRow>>,
@@ -236,14 +227,9 @@ pub struct SkillCtx {
     pub compare_same: Vec<String>,
     pub similar: Vec<Arc<Card>>,
     pub more_from_repo: Vec<Arc<Card>>,
-    pub repo_skill_count: usize,
     pub tags: Vec<TopicLink>,
     pub works_with: Vec<TopicLink>,
     pub categories: Vec<TopicLink>,
-    pub faq: Vec<Qa>,
-    /// FAQPage JSON-LD, already safe to place inside a script element.
-    pub faq_json_ld: String,
-    pub license_label: String,
     pub source_line: String,
     /// Identical copies of the folder elsewhere in the catalog, when there are any.
     pub copies: Option<CopiesCtx>,

@@ -7,7 +7,6 @@
 pub mod charts;
 pub mod context;
 pub mod facets;
-pub mod faq;
 pub mod feeds;
 pub mod figures;
 pub mod keys;

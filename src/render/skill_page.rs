@@ -11,7 +11,6 @@ use crate::scan::{Finding, Verdict};
 
 use super::charts::TokenScale;
 use super::context::*;
-use super::faq::{FaqInput, faq, faq_json_ld, list_with_more};
 use super::markdown::{self, LinkBase};
 use super::shown::Shown;
 use super::topics::{TopicIndex, TopicKind};
@@ -58,6 +57,7 @@ pub fn skill_ctx(
     // Without a repository there is nothing on the web to link to: no link rather than a made-up one.
     let at_source = |path: &str| blob_dir.map(|dir| format!("{dir}{path}"));
     let tokens = format!("~{}", compact_count(cost.tokens));
+    let editors = editors(catalog, index);
     let words = about_words(cost.words);
     let license = &analysis.license;
 
@@ -82,6 +82,8 @@ pub fn skill_ctx(
         None => Fact { label: "", value: NOT_KNOWN.to_string(), known: false, href: None },
     };
     // Stars, licence, token cost and last change are the summary's; the facts are the rest.
+    // The name is in the page's head when the editors' title stands over it.
+    let named_above = editors.as_ref().is_some_and(|e| e.notes.title.is_some());
     let mut facts = vec![
         Fact { label: "Skill name", ..known(skill.name.clone()) },
         Fact { label: "SKILL.md length", ..known(format!("{words} words")) },
@@ -90,23 +92,12 @@ pub fn skill_ctx(
         Fact { label: "Repo updated", ..maybe(repo.facts.updated.map(|t| t.long_date())) },
         Fact { label: "First seen", ..maybe(skill.history.first_seen.map(|t| t.long_date())) },
     ];
+    if named_above {
+        facts.remove(0);
+    }
     let copies = copies_ctx(catalog, index, &root);
     if let Some(copies) = &copies {
         facts.push(Fact { label: "Used in", ..known(crate::plural::count(copies.used_in, "other owner")) });
-    }
-
-    let mut glance = Vec::new();
-    if !body.steps.is_empty() {
-        glance.push(format!("Works in {}: {}", crate::plural::count(body.steps.len(), "step"), body.steps.join(" → ")));
-    }
-    if let Some(first) = body.when_to_use.first() {
-        glance.push(first.clone());
-    }
-    if !body.sections.is_empty() {
-        glance.push(format!("SKILL.md covers {}", list_with_more(&body.sections, 4, "section")));
-    }
-    if !caps.commands.is_empty() {
-        glance.push(format!("Calls {}", list_with_more(&caps.commands, 5, "command")));
     }
 
     // The description is the page's lede; "What it does" adds SKILL.md's own paragraphs, the
@@ -144,6 +135,12 @@ pub fn skill_ctx(
         save_as: format!(".claude/skills/{folder_name}/SKILL.md"),
         other_files,
         attribution,
+        // Its headings: what a page that may not show the file can say of its content.
+        sections: if license.redistributable || body.sections.is_empty() {
+            String::new()
+        } else {
+            format!("SKILL.md covers {}.", list_with_more(&body.sections, 6, "section"))
+        },
     };
 
     let files = skill
@@ -162,19 +159,6 @@ pub fn skill_ctx(
     let similar_ids: Vec<usize> = catalog.relations.similar[index].iter().map(|m| m.index).collect();
     compare.extend(similar_ids.iter().take(COMPARE_ROWS).map(|&j| shown.row(j)));
     let similar = similar_ids.iter().map(|&j| shown.card(j)).collect();
-    let faq = faq(
-        skill,
-        repo,
-        FaqInput {
-            title: &title,
-            body,
-            install: &install,
-            words,
-            tokens: &tokens,
-            alternatives: alternatives(catalog, &similar_ids),
-        },
-    );
-    let faq_json_ld = faq_json_ld(&faq);
     let (compare_columns, compare_same) = compare_columns(&compare);
     let safety = safety(skill, &page.scan, blob_dir);
     let (token_chart, token_place) = super::figures::skill_tokens(token_scale, cost.tokens);
@@ -229,14 +213,12 @@ pub fn skill_ctx(
         folder_web,
         install,
         facts,
-        glance,
         intro,
         when_to_use: body.when_to_use.clone(),
         example_prompts: body.example_prompts.clone(),
         requirements: body.requirements.clone(),
         steps: body.steps.clone(),
         steps_source: body.steps_source.map(|s| s.label()).unwrap_or("").to_string(),
-        read_at: read_at.clone(),
         capabilities: Capabilities {
             allowed_tools: caps.allowed_tools.clone(),
             has_allowed_tools: caps.has_allowed_tools,
@@ -247,7 +229,6 @@ pub fn skill_ctx(
         safety,
         tokens: compact_count(cost.tokens),
         idle_tokens: compact_count(cost.idle_tokens),
-        words,
         skill_md,
         files,
         compare,
@@ -255,15 +236,11 @@ pub fn skill_ctx(
         compare_same,
         similar,
         more_from_repo,
-        repo_skill_count: repo.skills.len(),
         tags,
         works_with,
         categories,
-        faq,
-        faq_json_ld,
-        license_label: license.label.clone(),
         copies,
-        editors: editors(catalog, index),
+        editors,
         source_line: format!(
             "Source: {} on GitHub. Facts on this page come from the repository {read_at}; the author's words are quoted as theirs.",
             repo.id.full()
@@ -393,38 +370,27 @@ fn safety(skill: &Skill, scan: &crate::scan::ScanReport, blob_dir: Option<&str>)
     let active = listed.iter().filter(|f| f.is_active() && f.severity > crate::scan::Severity::Info).count();
     let serious = listed.iter().filter(|f| f.is_active() && f.severity >= crate::scan::Severity::High).count();
     let others = scan.files_scanned.saturating_sub(1);
-    let where_ = if others == 0 {
-        "SKILL.md".to_string()
-    } else {
-        format!("SKILL.md or the {} in its folder", crate::plural::count(others, "other file"))
+    // How many files the folder holds is a fact of its own, above.
+    let where_ = match others {
+        0 => "SKILL.md",
+        1 => "SKILL.md or the file beside it",
+        _ => "SKILL.md or the files beside it",
     };
     let verdict = scan.verdict();
-    let (label, summary) = match verdict {
-        Verdict::Passed => {
-            ("Auto-check passed".to_string(), format!("The automated check found no risky patterns in {where_}."))
+    // The verdict and the count are the summary strip's; this says where the check looked and
+    // how serious what it found is, over the list itself.
+    let summary = match verdict {
+        Verdict::Passed => format!("The automated check found no risky patterns in {where_}."),
+        Verdict::Notes => format!("Findings in {where_}, none of them high or critical:"),
+        Verdict::Failed => {
+            format!("Findings in {where_}, {serious} of them high or critical. Read them before installing:")
         }
-        Verdict::Notes => (
-            "Auto-check: notes".to_string(),
-            format!(
-                "The automated check found {} worth a look in {where_}, none high or critical.",
-                crate::plural::count(active, "thing")
-            ),
-        ),
-        Verdict::Failed => (
-            "Auto-check failed".to_string(),
-            format!(
-                "The automated check found {} in {where_}, {serious} of them high or critical. Read them before installing.",
-                crate::plural::count(active, "finding")
-            ),
-        ),
     };
     Safety {
         verdict: verdict.as_str(),
-        label,
         summary,
         active,
         findings: listed.into_iter().map(row).collect(),
-        files_scanned: scan.files_scanned,
         skipped: scan.skipped.iter().map(|s| format!("{}: {}", s.file, s.reason)).collect(),
         follows_spec: scan.follows_spec() && skill.reading == Reading::Strict,
         spec_findings: scan.spec_findings().map(row).collect(),
@@ -462,19 +428,19 @@ fn reading_problem(reading: &Reading) -> &'static str {
     }
 }
 
-/// `A (owner/repo, 915 stars), B (owner/repo) and C (owner/repo)`: the first four similar skills.
-fn alternatives(catalog: &Catalog, similar: &[usize]) -> String {
-    let names: Vec<String> = similar
-        .iter()
-        .take(4)
-        .map(|&j| {
-            let skill = &catalog.skills[j];
-            let repo = &catalog.repos[skill.repo];
-            let stars = repo.facts.stars.map(|s| format!(", {} stars", compact_count(s as usize))).unwrap_or_default();
-            format!("{} ({}{stars})", skill.analysis.digest.title, repo.id.full())
-        })
-        .collect();
-    list_with_more(&names, 4, "skill")
+/// `a, b, c and d, plus 2 more sections`
+fn list_with_more(items: &[String], shown: usize, noun: &str) -> String {
+    let head: Vec<&str> = items.iter().take(shown).map(String::as_str).collect();
+    let mut text = match head.as_slice() {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    };
+    let more = items.len().saturating_sub(shown);
+    if more > 0 {
+        text.push_str(&format!(", plus {more} more {}", crate::plural::noun(more as u64, noun)));
+    }
+    text
 }
 
 /// The skill's identical copies, when it has any.
@@ -532,4 +498,17 @@ fn frontmatter_rows(fm: &crate::parse::frontmatter::Frontmatter) -> Vec<KeyValue
         push(k, value_text(v));
     }
     rows
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_read_like_prose() {
+        let items: Vec<String> = ["A", "B", "C", "D", "E", "F"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(list_with_more(&items, 4, "section"), "A, B, C and D, plus 2 more sections");
+        assert_eq!(list_with_more(&items[..1], 4, "section"), "A");
+        assert_eq!(list_with_more(&items[..5], 4, "section"), "A, B, C and D, plus 1 more section");
+    }
 }
