@@ -41,6 +41,10 @@ impl render::SkillTexts for Texts<'_> {
         })
     }
 
+    fn page_facts_bytes(&self, index: usize) -> &[u8] {
+        self.sources[index].page.bytes()
+    }
+
     fn source_key(&self, index: usize) -> &str {
         &self.sources[index].key
     }

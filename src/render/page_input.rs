@@ -1,0 +1,227 @@
+//! A skill page's input: all `skill_page::skill_page` reads, gathered from the catalog before
+//! the page is made. The page sees nothing else, and its render key is this input hashed
+//! ([`crate::hash::of`]), so that what the page reads and what its key covers are one list.
+
+use serde::{Serialize, Serializer};
+
+use crate::error::Result;
+use crate::model::{Catalog, Repo, Skill, SkillPageFacts};
+
+use super::SkillTexts;
+use super::charts::TokenScale;
+use super::context::{EditorsCtx, SiteCtx};
+use super::keys::{FactKeys, Keyed};
+use super::shown::{Shown, ShownOf};
+use super::topics::{TopicIndex, TopicKind};
+
+/// How many cards "More from <repo>" shows.
+const MORE_FROM_REPO: usize = 6;
+/// Skills of the repository read, in its order, to fill "More from" after the nearest ones.
+const SIBLINGS_READ: usize = 400;
+
+/// What every page's frame is made of: the site's context as the root page has it, and the
+/// base URL that a page's canonical address is made from.
+#[derive(Serialize)]
+pub struct Frame {
+    pub site: SiteCtx,
+    pub base_url: String,
+}
+
+/// Everything skill `index`'s page reads.
+#[derive(Serialize)]
+pub struct SkillPageInput<'a> {
+    pub frame: Keyed<'a, Frame>,
+    pub skill: Keyed<'a, Skill>,
+    pub repo: Keyed<'a, Repo>,
+    pub text: SkillMdText<'a>,
+    pub page_facts: PageFacts<'a>,
+    /// The copy first seen, when the skill has identical copies.
+    pub canonical: Option<CanonicalCopy>,
+    /// The skill's own card and row.
+    pub this: ShownOf<'a>,
+    /// "More from the repository", nearest first (`skill_page::more_from_repo`).
+    pub more_from_repo: Vec<ShownOf<'a>>,
+    /// Its similar skills, best first.
+    pub similar: Vec<ShownOf<'a>>,
+    /// The topics it links, in order.
+    pub topics: Vec<LinkedTopic<'a>>,
+    pub tokens: TokenPlace,
+    /// The editors' notes and the owner's badge, from the catalog's data files.
+    pub editors: Option<EditorsCtx>,
+}
+
+/// SKILL.md's text. It stands in the key as the key it was read under (`SkillTexts::source_key`):
+/// the text is a function of the skill's files and of what they were read with, which that key
+/// hashes. Hashing the text itself would read every skill's text on every build.
+pub struct SkillMdText<'a> {
+    texts: &'a dyn SkillTexts,
+    index: usize,
+}
+
+impl SkillMdText<'_> {
+    pub fn read(&self) -> Result<std::borrow::Cow<'_, str>> {
+        self.texts.text(self.index)
+    }
+}
+
+impl Serialize for SkillMdText<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.texts.source_key(self.index))
+    }
+}
+
+/// The facts only the skill's page reads, keyed as the bytes they are stored as, and decoded
+/// when the page is made.
+pub struct PageFacts<'a> {
+    texts: &'a dyn SkillTexts,
+    index: usize,
+}
+
+impl PageFacts<'_> {
+    pub fn decode(&self) -> Result<SkillPageFacts> {
+        self.texts.page_facts(self.index)
+    }
+}
+
+impl Serialize for PageFacts<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_bytes(self.texts.page_facts_bytes(self.index))
+    }
+}
+
+/// The copy of a skill first seen, as a copy's page names and links it.
+#[derive(Serialize)]
+pub struct CanonicalCopy {
+    /// Whether it is the skill itself.
+    pub is_self: bool,
+    /// Its page, from the site root.
+    pub address: String,
+    /// `owner/name` of its repository.
+    pub repo: String,
+    /// Its folder in the repository.
+    pub folder: String,
+}
+
+/// A topic a skill page links: its kind, its name, and the id of its page when it has one.
+#[derive(Serialize)]
+pub struct LinkedTopic<'a> {
+    pub kind: TopicKind,
+    pub name: &'a str,
+    pub page: Option<&'a str>,
+}
+
+/// Where a skill's token cost falls among the catalog's, as its page shows it: the bins'
+/// shares, and the share below it. The same after most changes to other skills.
+#[derive(Serialize)]
+pub struct TokenPlace {
+    pub shares: [usize; super::charts::TOKEN_BINS.len()],
+    /// Whether it is the only skill of the catalog.
+    pub only_one: bool,
+    /// The share of skills that cost fewer tokens, in whole percent.
+    pub below: usize,
+}
+
+impl TokenPlace {
+    pub fn new(scale: &TokenScale, tokens: usize) -> TokenPlace {
+        TokenPlace { shares: scale.shares(), only_one: scale.len() <= 1, below: scale.below(tokens) }
+    }
+}
+
+/// What skill pages' inputs are gathered from, once per build.
+pub struct Sources<'a> {
+    pub catalog: &'a Catalog,
+    pub facts: &'a FactKeys<'a>,
+    pub frame: Keyed<'a, Frame>,
+    pub shown: &'a Shown<'a>,
+    pub topic_index: &'a TopicIndex,
+    pub token_scale: &'a TokenScale,
+    pub texts: &'a dyn SkillTexts,
+}
+
+impl<'a> Sources<'a> {
+    /// Skill `index`'s page input.
+    pub fn skill_page(&self, index: usize) -> SkillPageInput<'a> {
+        let catalog = self.catalog;
+        let (skill, repo) = self.facts.skill(index);
+        let canonical = skill.copies.canonical.map(|first| {
+            let copy = &catalog.skills[first];
+            let copy_repo = &catalog.repos[copy.repo];
+            CanonicalCopy {
+                is_self: first == index,
+                address: copy.url_path(copy_repo),
+                repo: copy_repo.id.full(),
+                folder: copy.dir.rel_dir.clone(),
+            }
+        });
+        SkillPageInput {
+            frame: self.frame,
+            skill,
+            repo,
+            text: SkillMdText { texts: self.texts, index },
+            page_facts: PageFacts { texts: self.texts, index },
+            canonical,
+            this: self.shown.of(index),
+            more_from_repo: more_from_repo(catalog, index).into_iter().map(|other| self.shown.of(other)).collect(),
+            similar: catalog.relations.similar[index].iter().map(|m| self.shown.of(m.index)).collect(),
+            topics: linked_topics(catalog, self.topic_index, index),
+            tokens: TokenPlace::new(self.token_scale, skill.analysis.cost.tokens),
+            editors: editors(catalog, index),
+        }
+    }
+}
+
+/// The other skills of the skill's repository shown under "More from", nearest first: those of
+/// its similar skills (the catalog's ranking: shared topics, then words) that are in the same
+/// repository, then the repository's skills that share a category with it, then the others, in
+/// the repository's order. Only the first [`SIBLINGS_READ`] of a large repository are read
+/// after the similar ones, so that a page costs the same in a repository of any size.
+fn more_from_repo(catalog: &Catalog, index: usize) -> Vec<usize> {
+    let skill = &catalog.skills[index];
+    let mut picked: Vec<usize> = catalog.relations.similar[index]
+        .iter()
+        .map(|m| m.index)
+        .filter(|&j| catalog.skills[j].repo == skill.repo)
+        .take(MORE_FROM_REPO)
+        .collect();
+    let categories = &catalog.relations.topics[index].categories;
+    let shares_category = |j: usize| catalog.relations.topics[j].categories.iter().any(|c| categories.contains(c));
+    let siblings = &catalog.repos[skill.repo].skills;
+    for related_only in [true, false] {
+        for &j in siblings.iter().take(SIBLINGS_READ) {
+            if picked.len() >= MORE_FROM_REPO {
+                return picked;
+            }
+            if j != index && !picked.contains(&j) && (!related_only || shares_category(j)) {
+                picked.push(j);
+            }
+        }
+    }
+    picked
+}
+
+/// The topics skill `index`'s page links, in order: its tags, then its categories, then its
+/// products. A tag is named by itself, and its page is its slug's ([`super::topics::tag_topic`]).
+fn linked_topics<'a>(catalog: &'a Catalog, topic_index: &'a TopicIndex, index: usize) -> Vec<LinkedTopic<'a>> {
+    let topics = &catalog.relations.topics[index];
+    let tags =
+        topics.tags.iter().map(|tag| LinkedTopic { kind: TopicKind::Tag, name: tag, page: topic_index.tag_page(tag) });
+    let listed = move |kind: TopicKind| {
+        move |topic: &'a crate::relate::Topic| LinkedTopic {
+            kind,
+            name: &topic.name,
+            page: topic_index.of(kind).contains_key(topic).then_some(topic.id.as_str()),
+        }
+    };
+    tags.chain(topics.categories.iter().map(listed(TopicKind::Category)))
+        .chain(topics.products.iter().map(listed(TopicKind::Product)))
+        .collect()
+}
+
+/// The editors' notes on skill `index` and its owner's badge, when there are any.
+fn editors(catalog: &Catalog, index: usize) -> Option<EditorsCtx> {
+    let skill = &catalog.skills[index];
+    let repo = &catalog.repos[skill.repo];
+    let notes = catalog.editorial.notes(&repo.id.full(), &skill.slug).cloned();
+    let badge = catalog.editorial.badge(&repo.id.owner).map(str::to_string);
+    (notes.is_some() || badge.is_some()).then(|| EditorsCtx { badge, notes: notes.unwrap_or_default() })
+}
