@@ -195,10 +195,11 @@ pub struct RenderStats {
 /// over; it may keep the texts elsewhere until a page asks for one.
 pub trait SkillTexts: Sync {
     fn text(&self, index: usize) -> Result<std::borrow::Cow<'_, str>>;
-    /// The facts only the skill's own page reads, decoded from [`SkillTexts::page_facts_bytes`].
+    /// The facts only the skill's own page reads, decoded from the bytes they were stored as.
     fn page_facts(&self, index: usize) -> Result<crate::model::SkillPageFacts>;
-    /// The bytes [`SkillTexts::page_facts`] decodes: what the page's key hashes of them.
-    fn page_facts_bytes(&self, index: usize) -> &[u8];
+    /// The hash of the bytes [`SkillTexts::page_facts`] decodes ([`crate::hash::hash_bytes`]),
+    /// made when they were stored: what the page's key holds of them.
+    fn page_facts_key(&self, index: usize) -> &Hash;
     /// A hash of the skill's files and of what they were read with: the skill's facts from
     /// its folder and its text are functions of it.
     fn source_key(&self, index: usize) -> &str;

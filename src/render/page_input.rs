@@ -70,8 +70,9 @@ impl Serialize for SkillMdText<'_> {
     }
 }
 
-/// The facts only the skill's page reads, keyed as the bytes they are stored as, and decoded
-/// when the page is made.
+/// The facts only the skill's page reads, keyed as the hash of the bytes they are stored as
+/// (made when they were stored: hashing every skill's again would cost more than the rest of
+/// a one-skill rebuild's keys), and decoded when the page is made.
 pub struct PageFacts<'a> {
     texts: &'a dyn SkillTexts,
     index: usize,
@@ -85,7 +86,7 @@ impl PageFacts<'_> {
 
 impl Serialize for PageFacts<'_> {
     fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
-        serializer.serialize_bytes(self.texts.page_facts_bytes(self.index))
+        serializer.serialize_bytes(self.texts.page_facts_key(self.index))
     }
 }
 

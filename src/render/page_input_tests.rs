@@ -24,6 +24,8 @@ struct Texts {
     texts: Vec<String>,
     keys: Vec<String>,
     facts: Vec<Vec<u8>>,
+    /// The hashes of `facts`.
+    facts_keys: Vec<Hash>,
 }
 
 impl SkillTexts for Texts {
@@ -35,8 +37,8 @@ impl SkillTexts for Texts {
         Ok(rmp_serde::from_slice(&self.facts[index]).expect("packed by the test"))
     }
 
-    fn page_facts_bytes(&self, index: usize) -> &[u8] {
-        &self.facts[index]
+    fn page_facts_key(&self, index: usize) -> &Hash {
+        &self.facts_keys[index]
     }
 
     fn source_key(&self, index: usize) -> &str {
@@ -121,7 +123,8 @@ fn catalog() -> (Catalog, Texts) {
         editorial: Default::default(),
     };
     let keys = vec!["key of alpha".into(), "key of beta".into()];
-    (catalog, Texts { texts, keys, facts: vec![a_facts, b_facts] })
+    let facts_keys = vec![crate::hash::hash_bytes(&a_facts), crate::hash::hash_bytes(&b_facts)];
+    (catalog, Texts { texts, keys, facts: vec![a_facts, b_facts], facts_keys })
 }
 
 /// The first skill's page key and its page, rendered.
@@ -192,6 +195,7 @@ fn every_change_a_skill_page_shows_changes_its_key() {
             let mut facts: SkillPageFacts = rmp_serde::from_slice(&t.facts[0]).unwrap();
             facts.body.steps.push("Check the output.".into());
             t.facts[0] = rmp_serde::to_vec(&facts).unwrap();
+            t.facts_keys[0] = crate::hash::hash_bytes(&t.facts[0]);
             let _ = c;
         }),
         // The text stands as the key it was read under: a new text comes with a new key.

@@ -41,8 +41,8 @@ impl render::SkillTexts for Texts<'_> {
         })
     }
 
-    fn page_facts_bytes(&self, index: usize) -> &[u8] {
-        self.sources[index].page.bytes()
+    fn page_facts_key(&self, index: usize) -> &Hash {
+        self.sources[index].page.hash()
     }
 
     fn source_key(&self, index: usize) -> &str {
