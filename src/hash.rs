@@ -81,7 +81,9 @@ impl Default for Hasher {
 
 impl Hasher {
     pub fn new() -> Hasher {
-        Hasher { hasher: blake3::Hasher::new(), pending: Vec::new() }
+        // Room for most keys' pieces at once: growing the block a few bytes at a time copied
+        // it over and over.
+        Hasher { hasher: blake3::Hasher::new(), pending: Vec::with_capacity(1024) }
     }
 
     pub fn text(&mut self, text: &str) -> &mut Self {

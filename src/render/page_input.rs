@@ -6,6 +6,8 @@ use serde::{Serialize, Serializer};
 
 use crate::error::Result;
 use crate::model::{Catalog, Repo, Skill, SkillPageFacts};
+use crate::relate::Topics;
+use crate::relate::similar::Match;
 
 use super::SkillTexts;
 use super::charts::TokenScale;
@@ -39,12 +41,12 @@ pub struct SkillPageInput<'a> {
     pub canonical: Option<CanonicalCopy>,
     /// The skill's own card and row.
     pub this: ShownOf<'a>,
-    /// "More from the repository", nearest first (`skill_page::more_from_repo`).
-    pub more_from_repo: Vec<ShownOf<'a>>,
+    /// "More from the repository", nearest first ([`more_from_repo`]).
+    pub more_from_repo: ShownList<'a, Vec<usize>>,
     /// Its similar skills, best first.
-    pub similar: Vec<ShownOf<'a>>,
+    pub similar: ShownList<'a, &'a [Match]>,
     /// The topics it links, in order.
-    pub topics: Vec<LinkedTopic<'a>>,
+    pub topics: LinkedTopics<'a>,
     pub tokens: TokenPlace,
     /// The editors' notes and the owner's badge, from the catalog's data files.
     pub editors: Option<EditorsCtx>,
@@ -162,9 +164,9 @@ impl<'a> Sources<'a> {
             page_facts: PageFacts { texts: self.texts, index },
             canonical,
             this: self.shown.of(index),
-            more_from_repo: more_from_repo(catalog, index).into_iter().map(|other| self.shown.of(other)).collect(),
-            similar: catalog.relations.similar[index].iter().map(|m| self.shown.of(m.index)).collect(),
-            topics: linked_topics(catalog, self.topic_index, index),
+            more_from_repo: ShownList { shown: self.shown, items: more_from_repo(catalog, index) },
+            similar: ShownList { shown: self.shown, items: &catalog.relations.similar[index] },
+            topics: LinkedTopics { topics: &catalog.relations.topics[index], topic_index: self.topic_index },
             tokens: TokenPlace::new(self.token_scale, skill.analysis.cost.tokens),
             editors: editors(catalog, index),
         }
@@ -200,22 +202,82 @@ fn more_from_repo(catalog: &Catalog, index: usize) -> Vec<usize> {
     picked
 }
 
-/// The topics skill `index`'s page links, in order: its tags, then its categories, then its
-/// products. A tag is named by itself, and its page is its slug's ([`super::topics::tag_topic`]).
-fn linked_topics<'a>(catalog: &'a Catalog, topic_index: &'a TopicIndex, index: usize) -> Vec<LinkedTopic<'a>> {
-    let topics = &catalog.relations.topics[index];
-    let tags =
-        topics.tags.iter().map(|tag| LinkedTopic { kind: TopicKind::Tag, name: tag, page: topic_index.tag_page(tag) });
-    let listed = move |kind: TopicKind| {
-        move |topic: &'a crate::relate::Topic| LinkedTopic {
-            kind,
-            name: &topic.name,
-            page: topic_index.of(kind).contains_key(topic).then_some(topic.id.as_str()),
-        }
-    };
-    tags.chain(topics.categories.iter().map(listed(TopicKind::Category)))
-        .chain(topics.products.iter().map(listed(TopicKind::Product)))
-        .collect()
+/// The topics a skill page links, in order: its tags, then its categories, then its products.
+/// A tag is named by itself, and its page is its slug's ([`super::topics::tag_topic`]).
+/// Serialized as the list [`LinkedTopics::iter`] gives, without gathering it.
+#[derive(Clone, Copy)]
+pub struct LinkedTopics<'a> {
+    topics: &'a Topics,
+    topic_index: &'a TopicIndex,
+}
+
+impl<'a> LinkedTopics<'a> {
+    pub fn iter(&self) -> impl Iterator<Item = LinkedTopic<'a>> + use<'a> {
+        let (topics, topic_index) = (self.topics, self.topic_index);
+        let tags = topics.tags.iter().map(move |tag| LinkedTopic {
+            kind: TopicKind::Tag,
+            name: tag,
+            page: topic_index.tag_page(tag),
+        });
+        let listed = move |kind: TopicKind| {
+            move |topic: &'a crate::relate::Topic| LinkedTopic {
+                kind,
+                name: &topic.name,
+                page: topic_index.of(kind).contains_key(topic).then_some(topic.id.as_str()),
+            }
+        };
+        tags.chain(topics.categories.iter().map(listed(TopicKind::Category)))
+            .chain(topics.products.iter().map(listed(TopicKind::Product)))
+    }
+}
+
+impl Serialize for LinkedTopics<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
+/// Other skills as a page shows them, in order: each stands in the page's input as the key of
+/// its card and row ([`ShownOf`]). `items` names them without a list of their own.
+pub struct ShownList<'a, T> {
+    shown: &'a Shown<'a>,
+    items: T,
+}
+
+/// The other skills a [`ShownList`] names, in order.
+pub trait SkillIndices {
+    fn count(&self) -> usize;
+    fn at(&self, position: usize) -> usize;
+}
+
+impl SkillIndices for Vec<usize> {
+    fn count(&self) -> usize {
+        self.len()
+    }
+    fn at(&self, position: usize) -> usize {
+        self[position]
+    }
+}
+
+impl SkillIndices for &[Match] {
+    fn count(&self) -> usize {
+        self.len()
+    }
+    fn at(&self, position: usize) -> usize {
+        self[position].index
+    }
+}
+
+impl<'a, T: SkillIndices> ShownList<'a, T> {
+    pub fn iter(&self) -> impl Iterator<Item = ShownOf<'a>> + '_ {
+        (0..self.items.count()).map(|position| self.shown.of(self.items.at(position)))
+    }
+}
+
+impl<T: SkillIndices> Serialize for ShownList<'_, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
 }
 
 /// The editors' notes on skill `index` and its owner's badge, when there are any.

@@ -158,14 +158,14 @@ fn skill_ctx(input: &SkillPageInput) -> crate::error::Result<SkillCtx> {
         .map(|f| FileRow { path: f.path.clone(), size: file_size(f.size), href: at_source(&f.path) })
         .collect();
 
-    let more_from_repo = input.more_from_repo.iter().map(ShownOf::card).collect();
+    let more_from_repo = input.more_from_repo.iter().map(|other| other.card()).collect();
 
     let this_row = CompareRow { is_self: true, ..CompareRow::clone(&input.this.row()) };
     let mut compare = vec![Arc::new(this_row)];
 
-    let (tags, categories, works_with) = topic_links(&input.topics, &root);
-    compare.extend(input.similar.iter().take(COMPARE_ROWS).map(ShownOf::row));
-    let similar = input.similar.iter().map(ShownOf::card).collect();
+    let (tags, categories, works_with) = topic_links(input.topics.iter(), &root);
+    compare.extend(input.similar.iter().take(COMPARE_ROWS).map(|other| other.row()));
+    let similar = input.similar.iter().map(|other| other.card()).collect();
     let faq = faq(
         skill,
         repo,
@@ -175,7 +175,7 @@ fn skill_ctx(input: &SkillPageInput) -> crate::error::Result<SkillCtx> {
             install: &install,
             words,
             tokens: &tokens,
-            alternatives: alternatives(&input.similar),
+            alternatives: alternatives(input.similar.iter()),
         },
     );
     let faq_json_ld = faq_json_ld(&faq);
@@ -310,7 +310,10 @@ fn compare_columns(rows: &[Arc<CompareRow>]) -> (Vec<CompareColumn>, Vec<String>
 }
 
 /// The skill's tags, categories and products, linked to their pages when they have one.
-fn topic_links(topics: &[LinkedTopic], root: &str) -> (Vec<TopicLink>, Vec<TopicLink>, Vec<TopicLink>) {
+fn topic_links<'a>(
+    topics: impl Iterator<Item = LinkedTopic<'a>>,
+    root: &str,
+) -> (Vec<TopicLink>, Vec<TopicLink>, Vec<TopicLink>) {
     let (mut tags, mut categories, mut products) = (Vec::new(), Vec::new(), Vec::new());
     for topic in topics {
         let link = TopicLink {
@@ -421,9 +424,8 @@ fn reading_problem(reading: &Reading) -> &'static str {
 
 /// `A (owner/repo, 915 stars), B (owner/repo) and C (owner/repo)`: the first four similar
 /// skills, as their cards and rows show them (a row shows [`NO_VALUE`] for stars not known).
-fn alternatives(similar: &[ShownOf]) -> String {
+fn alternatives<'a>(similar: impl Iterator<Item = ShownOf<'a>>) -> String {
     let names: Vec<String> = similar
-        .iter()
         .take(4)
         .map(|other| {
             let (card, row) = (other.card(), other.row());
