@@ -92,9 +92,10 @@ pub struct SkillFile {
 }
 
 /// A skill folder as found on disk, before anything in it is read.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize)]
 pub struct SkillDir {
     /// Absolute (or root-joined) path of the folder.
+    #[serde(serialize_with = "path_lossy")]
     pub dir: PathBuf,
     /// The folder relative to the source root, `/`-separated; empty for a skill at the root.
     pub rel_dir: String,
@@ -102,6 +103,11 @@ pub struct SkillDir {
     pub skill_file: String,
     /// Every file of the skill, sorted by path; includes the skill file itself.
     pub files: Vec<SkillFile>,
+}
+
+/// A path serialized as text, any byte that is not UTF-8 replaced: what a key hashes of it.
+pub fn path_lossy<S: serde::Serializer>(path: &Path, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&path.to_string_lossy())
 }
 
 impl SkillDir {

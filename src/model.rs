@@ -25,16 +25,21 @@ pub struct Catalog {
     pub editorial: crate::notes::Editorial,
 }
 
-#[derive(Debug)]
+/// Serialized (`Serialize`), its whole self is what render keys hash of it (`render::keys`).
+#[derive(Debug, serde::Serialize)]
 pub struct Repo {
     pub id: RepoId,
     /// The folder the repository was read from.
+    #[serde(serialize_with = "crate::discover::path_lossy")]
     pub root: PathBuf,
     /// The licence of the repository itself (its root LICENSE file).
     pub license: License,
     /// Number of skill folders found, including those whose SKILL.md could not be read.
     pub skill_folders: usize,
-    /// Indices into `Catalog::skills`, in folder order.
+    /// Indices into `Catalog::skills`, in folder order. Keyed as their count: an index means
+    /// nothing without the catalog, which no page input holds; the skills a page shows of a
+    /// repository are in its input on their own.
+    #[serde(serialize_with = "count")]
     pub skills: Vec<usize>,
     /// Repository-level facts from git and the catalog's data files; `None` is "not known".
     pub facts: RepoFacts,
@@ -98,9 +103,12 @@ impl Repo {
     }
 }
 
-#[derive(Debug)]
+/// Serialized (`Serialize`), its whole self is what render keys hash of it (`render::keys`).
+#[derive(Debug, serde::Serialize)]
 pub struct Skill {
-    /// Index into `Catalog::repos`.
+    /// Index into `Catalog::repos`. Not keyed: the repository is in every page input beside
+    /// the skill, keyed whole.
+    #[serde(skip)]
     pub repo: usize,
     /// The URL segment of the page: the folder name made URL-safe, unique within the repository.
     pub slug: String,
@@ -137,6 +145,11 @@ pub struct SkillPageFacts {
     pub body: DigestBody,
     /// What the safety scanner found in every text file of the skill folder.
     pub scan: crate::scan::ScanReport,
+}
+
+/// A list keyed as its length (see [`Repo::skills`]).
+fn count<S: serde::Serializer>(list: &[usize], serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_u64(list.len() as u64)
 }
 
 impl Skill {

@@ -16,12 +16,14 @@ use crate::time::Timestamp;
 const MAX_HASHED_BYTES: u64 = 16 * 1024 * 1024;
 
 /// A skill's place among identical copies.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Copies {
     /// The content hash of the skill folder; `None` when a file could not be read.
     pub hash: Option<[u8; 32]>,
     /// Index (into `Catalog::skills`) of the copy first seen, when the folder has other copies
-    /// in the catalog; it may be the skill itself.
+    /// in the catalog; it may be the skill itself. Not keyed: an index means nothing without
+    /// the catalog, and a page input that names the copy holds its address on its own.
+    #[serde(skip)]
     pub canonical: Option<usize>,
     /// Identical copies elsewhere in the catalog.
     pub others: usize,

@@ -5,13 +5,13 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::error::Result;
-use crate::hash::{Hash, Hasher};
+use crate::hash::Hash;
 use crate::model::Catalog;
 use crate::time::Timestamp;
 use crate::write::SiteWriter;
 
 use super::facets;
-use super::keys::InputKeys;
+use super::keys::{FactKeys, Keyed, Seq};
 use super::urls::absolute;
 
 /// The sitemap protocol's limit of URLs per file.
@@ -20,6 +20,7 @@ pub const SITEMAP_MAX_URLS: usize = 50_000;
 const FEED_ENTRIES: usize = 50;
 
 /// A page for the sitemap: its folder and when it last changed, if known.
+#[derive(Serialize)]
 pub struct SitemapEntry {
     pub dir: String,
     pub lastmod: Option<Timestamp>,
@@ -36,12 +37,7 @@ pub fn write_sitemap(
 ) -> Result<()> {
     // Its files are a group made from what they list: 117,000 lines at 60,000 skills, not
     // written out again when no page came or went and no date changed.
-    let mut key = Hasher::new();
-    key.text("sitemap").bytes(program).text(base_url).number(max_urls as u64);
-    for entry in entries {
-        key.text(&entry.dir).number(u64::from(entry.lastmod.is_some())).number(entry.lastmod.map_or(0, |t| t.0 as u64));
-    }
-    let key = key.hash();
+    let key = crate::hash::of("sitemap", &(program, base_url, max_urls, entries));
     if out.keep_group(key)? {
         return Ok(());
     }
@@ -178,19 +174,61 @@ struct ApiBrief<'a> {
     api: String,
 }
 
-pub fn api_skill(catalog: &Catalog, i: usize) -> ApiSkill {
-    let skill = &catalog.skills[i];
-    let repo = &catalog.repos[skill.repo];
-    let topics = &catalog.relations.topics[i];
+/// All a skill's record in the API is made of: [`api_skill`] sees nothing else.
+#[derive(Serialize)]
+pub struct ApiSkillInput<'a> {
+    pub skill: Keyed<'a, crate::model::Skill>,
+    pub repo: Keyed<'a, crate::model::Repo>,
+    /// The catalog's topics of the skill (one name per topic across the catalog).
+    pub topics: &'a crate::relate::Topics,
+    /// Its similar skills' ids, best first.
+    pub similar: Vec<SkillId<'a>>,
+}
+
+/// A skill's id in the API, `owner/repo/skill`, in parts.
+#[derive(Serialize)]
+pub struct SkillId<'a> {
+    pub owner: &'a str,
+    pub name: &'a str,
+    pub slug: &'a str,
+}
+
+impl SkillId<'_> {
+    fn of<'a>(catalog: &'a Catalog, i: usize) -> SkillId<'a> {
+        let skill = &catalog.skills[i];
+        let repo = &catalog.repos[skill.repo].id;
+        SkillId { owner: &repo.owner, name: &repo.name, slug: &skill.slug }
+    }
+
+    fn text(&self) -> String {
+        format!("{}/{}/{}", self.owner, self.name, self.slug)
+    }
+}
+
+/// Skill `i`'s [`ApiSkillInput`].
+pub fn api_skill_input<'a>(catalog: &'a Catalog, facts: &FactKeys<'a>, i: usize) -> ApiSkillInput<'a> {
+    let (skill, repo) = facts.skill(i);
+    ApiSkillInput {
+        skill,
+        repo,
+        topics: &catalog.relations.topics[i],
+        similar: catalog.relations.similar[i].iter().map(|m| SkillId::of(catalog, m.index)).collect(),
+    }
+}
+
+/// A skill's record, from its input and the site's base URL.
+pub fn api_skill(base_url: &str, input: &ApiSkillInput) -> ApiSkill {
+    let (skill, repo) = (input.skill.value(), input.repo.value());
+    let topics = input.topics;
     let caps = &skill.analysis.capabilities;
     ApiSkill {
-        id: skill_id(catalog, i),
+        id: format!("{}{}", repo.url_path(), skill.slug),
         name: skill.name.clone(),
         title: skill.analysis.digest.title.clone(),
         description: skill.description.clone(),
         repo: repo.id.full(),
         path: skill.dir.rel_dir.clone(),
-        url: absolute(&catalog.config.base_url, &skill.url_path(repo)),
+        url: absolute(base_url, &skill.url_path(repo)),
         api: repo_api_path(repo),
         license: skill.analysis.license.label.clone(),
         license_spdx: skill.analysis.license.spdx.clone(),
@@ -210,7 +248,7 @@ pub fn api_skill(catalog: &Catalog, i: usize) -> ApiSkill {
         stars: repo.facts.stars,
         first_seen: skill.history.first_seen.map(|t| t.iso_date()),
         last_changed: skill.history.last_changed.map(|t| t.iso_date()),
-        similar: catalog.relations.similar[i].iter().map(|m| skill_id(catalog, m.index)).collect(),
+        similar: input.similar.iter().map(SkillId::text).collect(),
     }
 }
 
@@ -230,73 +268,73 @@ struct ApiRepo {
     skills: Vec<ApiSkill>,
 }
 
-/// `owner/repo/skill`: a skill's id in the API.
-fn skill_id(catalog: &Catalog, i: usize) -> String {
-    let skill = &catalog.skills[i];
-    format!("{}{}", catalog.repos[skill.repo].url_path(), skill.slug)
+/// All a skill's entry in `api/skills.json` is made of.
+#[derive(Serialize)]
+struct ApiBriefInput<'a> {
+    id: SkillId<'a>,
+    name: &'a str,
+    title: &'a str,
+    description: &'a str,
+}
+
+impl ApiBriefInput<'_> {
+    fn of(catalog: &Catalog, i: usize) -> ApiBriefInput<'_> {
+        let skill = &catalog.skills[i];
+        ApiBriefInput {
+            id: SkillId::of(catalog, i),
+            name: &skill.name,
+            title: &skill.analysis.digest.title,
+            description: &skill.description,
+        }
+    }
+
+    fn brief(&self, base_url: &str) -> ApiBrief<'_> {
+        let repo = format!("{}/{}", self.id.owner, self.id.name);
+        let page = format!("{repo}/{}/", self.id.slug);
+        ApiBrief {
+            id: self.id.text(),
+            name: self.name,
+            title: self.title,
+            description: self.description,
+            url: absolute(base_url, &page),
+            api: format!("api/repos/{repo}.json"),
+            repo,
+        }
+    }
 }
 
 /// `api/repos/<owner>/<repo>.json` with each repository's skills, and `api/skills.json` listing
 /// every skill in brief. Whole records live only in the repositories' files: no file grows with
 /// the whole catalog's text (60,000 whole records would make one 100 MB document, past what
-/// GitHub Pages accepts), and an edit rewrites one repository's file.
-pub fn write_api(catalog: &Catalog, keys: &InputKeys, program: &Hash, out: &SiteWriter) -> Result<()> {
+/// GitHub Pages accepts), and an edit rewrites one repository's file. Each file's key is its
+/// inputs hashed: the records' ([`ApiSkillInput`]) and the briefs'.
+pub fn write_api(catalog: &Catalog, facts: &FactKeys, program: &Hash, out: &SiteWriter) -> Result<()> {
+    let base_url = &catalog.config.base_url;
     catalog.repos.par_iter().try_for_each(|repo| {
         if repo.skills.is_empty() {
             return Ok(());
         }
-        // What `api_skill` reads: each skill's facts and its similar skills' ids.
-        let mut key = Hasher::new();
-        key.text("api repository").bytes(program).text(&catalog.config.base_url);
-        key.number(repo.left_out() as u64);
-        for &i in &repo.skills {
-            key.bytes(keys.skill(i));
-            for similar in &catalog.relations.similar[i] {
-                // Its id, `skill_id`, in parts.
-                let other = &catalog.skills[similar.index];
-                let other_repo = &catalog.repos[other.repo].id;
-                key.text(&other_repo.owner).text(&other_repo.name).text(&other.slug);
-            }
-        }
-        out.write_page(&repo_api_path(repo), key.hash(), || {
+        let inputs: Vec<ApiSkillInput> = repo.skills.iter().map(|&i| api_skill_input(catalog, facts, i)).collect();
+        // The repository's full name and its skills' count are in each skill's keyed repository.
+        let key = crate::hash::of("api repository", &(program, base_url, &inputs));
+        out.write_page(&repo_api_path(repo), key, || {
             let file = ApiRepo {
                 repo: repo.id.full(),
                 count: repo.skills.len(),
                 left_out: repo.left_out(),
-                skills: repo.skills.iter().map(|&i| api_skill(catalog, i)).collect(),
+                skills: inputs.iter().map(|input| api_skill(base_url, input)).collect(),
             };
             Ok(serde_json::to_string_pretty(&file).expect("repository serialises"))
         })
     })?;
-    // What the index reads, so that a body edit keeps it.
-    let mut key = Hasher::new();
-    key.text("api index").bytes(program);
-    key.text(&catalog.config.base_url).text(&catalog.config.title).number(catalog.skills.len() as u64);
+    let title = &catalog.config.title;
     let left_out: usize = catalog.repos.iter().map(|r| r.left_out()).sum();
-    key.number(left_out as u64);
-    for skill in &catalog.skills {
-        let repo = &catalog.repos[skill.repo].id;
-        key.text(&skill.name).text(&skill.analysis.digest.title).text(&skill.description);
-        key.text(&skill.slug).text(&repo.owner).text(&repo.name);
-    }
-    out.write_page("api/skills.json", key.hash(), || {
-        let skills = (0..catalog.skills.len())
-            .into_par_iter()
-            .map(|i| {
-                let skill = &catalog.skills[i];
-                let repo = &catalog.repos[skill.repo];
-                ApiBrief {
-                    id: skill_id(catalog, i),
-                    name: &skill.name,
-                    title: &skill.analysis.digest.title,
-                    description: &skill.description,
-                    repo: repo.id.full(),
-                    url: absolute(&catalog.config.base_url, &skill.url_path(repo)),
-                    api: repo_api_path(repo),
-                }
-            })
-            .collect();
-        let index = ApiIndex { title: &catalog.config.title, count: catalog.skills.len(), left_out, skills };
+    let briefs = Seq(|| (0..catalog.skills.len()).map(|i| ApiBriefInput::of(catalog, i)));
+    let key = crate::hash::of("api index", &(program, base_url, title, left_out, &briefs));
+    out.write_page("api/skills.json", key, || {
+        let inputs: Vec<ApiBriefInput> = (0..catalog.skills.len()).map(|i| ApiBriefInput::of(catalog, i)).collect();
+        let skills = inputs.par_iter().map(|input| input.brief(base_url)).collect();
+        let index = ApiIndex { title, count: catalog.skills.len(), left_out, skills };
         Ok(serde_json::to_string(&index).expect("index serialises"))
     })
 }

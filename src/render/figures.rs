@@ -99,16 +99,16 @@ fn first_seen(catalog: &Catalog) -> Option<String> {
 }
 
 /// The skill page's small chart: the catalog's token cost distribution in percent, the
-/// skill's bin picked out; and a few words that place it. Both read the catalog only through
-/// [`TokenScale::shares`] and [`TokenScale::below`], which its render key covers.
-pub fn skill_tokens(scale: &TokenScale, tokens: usize) -> (String, String) {
-    let columns = charts::token_columns(&scale.shares(), Some(charts::token_bin(tokens)), |v| format!("{v}%"));
+/// skill's bin picked out; and a few words that place it, from the page input's place of
+/// its cost among the catalog's.
+pub fn skill_tokens(place: &super::page_input::TokenPlace, tokens: usize) -> (String, String) {
+    let columns = charts::token_columns(&place.shares, Some(charts::token_bin(tokens)), |v| format!("{v}%"));
     let title = format!("Token cost of the catalog's skills; this one (~{}) is picked out", compact_count(tokens));
     let chart = charts::spark("chart-tokens", &title, &columns);
-    let place = if scale.len() <= 1 {
+    let place = if place.only_one {
         "the only skill in this catalog".to_string()
     } else {
-        format!("more than {}% of this catalog's skills", scale.below(tokens))
+        format!("more than {}% of this catalog's skills", place.below)
     };
     (chart, place)
 }

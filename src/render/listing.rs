@@ -11,7 +11,7 @@ use crate::model::Catalog;
 use crate::write::SiteWriter;
 
 use super::context::*;
-use super::keys::InputKeys;
+use super::keys::Seq;
 use super::shown::Shown;
 use super::topics::{TopicIndex, TopicKind};
 use super::urls::{compact_count, path_to_root};
@@ -37,7 +37,6 @@ pub struct Listings<'a> {
     pub renderer: &'a Renderer,
     pub out: &'a SiteWriter,
     pub site: &'a SiteFn<'a>,
-    pub keys: &'a InputKeys,
     pub shown: &'a Shown<'a>,
     /// Each skill's place in title order ([`title_ranks`]).
     pub title_rank: &'a [u32],
@@ -55,7 +54,9 @@ impl Listings<'_> {
         skills: &[usize],
         fill: impl FnOnce(&mut T, Vec<Arc<Card>>),
     ) -> Result<()> {
-        let inputs = self.keys.with_cards(&frame, skills.iter().copied());
+        // The page's input: its frame, and each card as its key.
+        let cards = Seq(|| skills.iter().map(|&i| self.shown.of(i)));
+        let inputs = crate::hash::of("page with cards", &(&frame, cards));
         self.renderer.page_from_inputs(self.out, path, template, inputs, || {
             fill(&mut frame, skills.iter().map(|&i| self.shown.card(i)).collect());
             Ok(frame)

@@ -12,6 +12,9 @@ pub mod figures;
 pub mod keys;
 pub mod listing;
 pub mod markdown;
+pub mod page_input;
+#[cfg(test)]
+mod page_input_tests;
 pub mod search;
 pub mod shown;
 pub mod skill_page;
@@ -191,8 +194,11 @@ pub struct RenderStats {
 /// over; it may keep the texts elsewhere until a page asks for one.
 pub trait SkillTexts: Sync {
     fn text(&self, index: usize) -> Result<std::borrow::Cow<'_, str>>;
-    /// The facts only the skill's own page reads.
+    /// The facts only the skill's own page reads, decoded from the bytes they were stored as.
     fn page_facts(&self, index: usize) -> Result<crate::model::SkillPageFacts>;
+    /// The hash of the bytes [`SkillTexts::page_facts`] decodes ([`crate::hash::hash_bytes`]),
+    /// made when they were stored: what the page's key holds of them.
+    fn page_facts_key(&self, index: usize) -> &Hash;
     /// A hash of the skill's files and of what they were read with: the skill's facts from
     /// its folder and its text are functions of it.
     fn source_key(&self, index: usize) -> &str;
@@ -233,41 +239,31 @@ pub fn render_site(
     }
 
     // Skill pages: the bulk of the work, one per skill, in parallel.
-    let skill_keys = keys::skill_keys(catalog, texts);
-    let (shown, shown_keys) = shown::Shown::new(catalog, &skill_keys, shown_memo);
-    let input_keys = keys::InputKeys::new(skill_keys, shown_keys);
+    let facts = keys::FactKeys::new(catalog);
+    let shown = shown::Shown::new(&facts, &renderer.program, shown_memo);
     let all = listing::skills_by_title(catalog);
     let title_rank = listing::title_ranks(&all);
-    let listings = listing::Listings {
-        catalog,
-        renderer,
-        out,
-        site: &site,
-        keys: &input_keys,
-        shown: &shown,
-        title_rank: &title_rank,
-    };
+    let listings = listing::Listings { catalog, renderer, out, site: &site, shown: &shown, title_rank: &title_rank };
     let token_scale = charts::TokenScale::new(catalog.skills.iter().map(|s| s.analysis.cost.tokens));
     let rendered = progress.counter(Stage::Render, catalog.skills.len());
-    let frame = keys::frame_key(&site(""), &catalog.config.base_url);
+    let frame = page_input::Frame { site: site(""), base_url: catalog.config.base_url.clone() };
+    let inputs = page_input::Sources {
+        catalog,
+        facts: &facts,
+        frame: keys::Keyed::new("frame", &frame),
+        shown: &shown,
+        topic_index: &topic_index,
+        token_scale: &token_scale,
+        texts,
+    };
     (0..catalog.skills.len()).into_par_iter().try_for_each(|index| -> Result<()> {
         let skill = &catalog.skills[index];
-        let repo = &catalog.repos[skill.repo];
-        let dir = skill.url_path(repo);
-        // The page's context is made only when the page is rendered.
-        let inputs = input_keys.skill_page(catalog, &topic_index, &token_scale, &frame, index);
-        renderer.page_from_inputs(out, &format!("{dir}index.html"), "skill.html", inputs, || {
-            let mut site = site(&dir);
-            // Identical copies name the copy first seen as the canonical page.
-            if let Some(first) = skill.copies.canonical.filter(|&first| first != index) {
-                let first = &catalog.skills[first];
-                site.canonical = urls::absolute(&catalog.config.base_url, &first.url_path(&catalog.repos[first.repo]));
-            }
-            Ok(SkillPage {
-                site,
-                skill: skill_page::skill_ctx(catalog, &topic_index, &shown, texts, &token_scale, index)?,
-            })
-        })?;
+        let dir = skill.url_path(&catalog.repos[skill.repo]);
+        // The page's key is its input hashed; the page is made only when it is rendered.
+        let input = inputs.skill_page(index);
+        let key = crate::hash::of("skill page", &input);
+        renderer
+            .page_from_inputs(out, &format!("{dir}index.html"), "skill.html", key, || skill_page::skill_page(&input))?;
         if skill.analysis.license.redistributable {
             // The text is a function of the skill's cache key: an unchanged one is not hashed again.
             let key = hash_parts(&[b"SKILL.md copy\0", texts.source_key(index).as_bytes()]);
@@ -458,7 +454,7 @@ pub fn render_site(
             renderer.page(out, "404.html", "404.html", &not_found)?;
             let (feed, api) = rayon::join(
                 || feeds::write_feed(catalog, out),
-                || feeds::write_api(catalog, &input_keys, &renderer.program, out),
+                || feeds::write_api(catalog, &facts, &renderer.program, out),
             );
             feed.and(api)
         },
@@ -466,7 +462,7 @@ pub fn render_site(
     sitemap.and(others)?;
     let pages = pages.len() + 2;
     shown.drop_later();
-    crate::drop_later((input_keys, topic_index, all, title_rank));
+    crate::drop_later((topic_index, all, title_rank));
     Ok(RenderStats { pages })
 }
 

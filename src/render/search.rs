@@ -17,12 +17,12 @@ use serde::Serialize;
 
 use crate::FastMap;
 use crate::error::Result;
-use crate::hash::{Hash, Hasher};
+use crate::hash::Hash;
 use crate::model::Catalog;
 use crate::relate::taxonomy::words;
 use crate::write::SiteWriter;
 
-use super::facets;
+use super::{facets, keys};
 
 pub const DOC_SHARD: usize = 500;
 const DESCRIPTION_CHARS: usize = 200;
@@ -92,9 +92,11 @@ struct Entry {
     doc: Doc,
 }
 
-/// Everything the index's entry of one skill reads, and nothing else: [`index_key`] hashes
-/// these, so an edit that leaves them as they were (a body edit, most often) keeps the index.
-/// Borrowed, so that hashing a large catalog's entries allocates nothing.
+/// Everything the index's entry of one skill reads, and nothing else ([`entry`] sees only
+/// these): [`index_key`] hashes them, so an edit that leaves them as they were (a body edit,
+/// most often) keeps the index. Borrowed, so that hashing a large catalog's entries allocates
+/// nothing.
+#[derive(Serialize)]
 struct EntryInputs<'a> {
     title: &'a str,
     name: &'a str,
@@ -103,7 +105,8 @@ struct EntryInputs<'a> {
     slug: &'a str,
     description: &'a str,
     license: &'a str,
-    verdict: &'static str,
+    /// The verdict's (id, label).
+    verdict: (&'static str, &'static str),
 }
 
 fn entry_inputs(catalog: &Catalog, i: usize) -> EntryInputs<'_> {
@@ -116,31 +119,13 @@ fn entry_inputs(catalog: &Catalog, i: usize) -> EntryInputs<'_> {
         slug: &skill.slug,
         description: &skill.description,
         license: &skill.analysis.license.label,
-        verdict: facets::verdict(skill).1,
-    }
-}
-
-impl EntryInputs<'_> {
-    /// Feeds every field to `key`.
-    fn hash_into(&self, key: &mut Hasher) {
-        key.text(self.title).text(self.name).text(&self.repo.owner).text(&self.repo.name).text(self.slug);
-        key.text(self.description).text(self.license).text(self.verdict);
-        key.number(self.topics.tags.len() as u64);
-        for tag in &self.topics.tags {
-            key.text(tag);
-        }
-        for list in [&self.topics.categories, &self.topics.products] {
-            key.number(list.len() as u64);
-            for topic in list {
-                key.text(&topic.id).text(&topic.name);
-            }
-        }
+        verdict: facets::verdict(skill),
     }
 }
 
 /// What a skill's filter values are made of beside its entry inputs: the agents it names and
 /// its licence's facts. Skills that share these share their agent and licence values.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 struct FacetSource<'a> {
     compatibility: Option<&'a str>,
     spdx: Option<&'a str>,
@@ -162,39 +147,30 @@ fn facet_source(catalog: &Catalog, i: usize) -> FacetSource<'_> {
 /// The key of the whole index: every document's entry inputs and filter values' sources, in
 /// document order. A body edit leaves it as it was.
 fn index_key(catalog: &Catalog, order: &[usize], program: &Hash) -> Hash {
+    // Each shard of documents streamed into its own key, in parallel; then those keys in order.
     let chunk_keys: Vec<Hash> = order
         .par_chunks(DOC_SHARD)
         .map(|docs| {
-            let mut key = Hasher::new();
-            for &i in docs {
-                entry_inputs(catalog, i).hash_into(&mut key);
-                let source = facet_source(catalog, i);
-                key.text(source.compatibility.unwrap_or("\0none"));
-                key.text(source.spdx.unwrap_or("\0none")).number(u64::from(source.no_licence));
-            }
-            key.hash()
+            let inputs = keys::Seq(|| docs.iter().map(|&i| (entry_inputs(catalog, i), facet_source(catalog, i))));
+            crate::hash::of("search documents", &inputs)
         })
         .collect();
-    let mut key = Hasher::new();
-    key.text("search index").bytes(program).number(DOC_SHARD as u64);
-    key.number(order.len() as u64);
-    for chunk_key in &chunk_keys {
-        key.bytes(chunk_key);
-    }
-    key.hash()
+    crate::hash::of("search index", &(program, DOC_SHARD, order.len(), &chunk_keys))
 }
 
 /// A filter value: (value id, value label).
 type FacetOf<'a> = (Cow<'a, str>, &'a str);
 
 /// Per filter (`category`, `agent`, `license`, `verdict`): each value and its documents, in
-/// document order. Agent and licence values are worked out once per distinct source.
+/// document order, from the documents' entry inputs and facet sources, which the index's key
+/// covers. Agent and licence values are worked out once per distinct source.
 fn facet_docs<'a>(catalog: &'a Catalog, order: &[usize]) -> BTreeMap<&'static str, FastMap<FacetOf<'a>, Vec<u32>>> {
     let mut by_source: FastMap<FacetSource, Vec<u32>> = FastMap::default();
     let mut out: BTreeMap<&'static str, FastMap<FacetOf, Vec<u32>>> = BTreeMap::new();
     for (doc, &i) in order.iter().enumerate() {
         let doc = doc as u32;
-        for c in &catalog.relations.topics[i].categories {
+        let inputs = entry_inputs(catalog, i);
+        for c in &inputs.topics.categories {
             out.entry("category")
                 .or_default()
                 .entry((Cow::Borrowed(c.id.as_str()), c.name.as_str()))
@@ -202,7 +178,7 @@ fn facet_docs<'a>(catalog: &'a Catalog, order: &[usize]) -> BTreeMap<&'static st
                 .push(doc);
         }
         by_source.entry(facet_source(catalog, i)).or_default().push(doc);
-        let (verdict_id, verdict_label) = facets::verdict(&catalog.skills[i]);
+        let (verdict_id, verdict_label) = inputs.verdict;
         out.entry("verdict").or_default().entry((Cow::Borrowed(verdict_id), verdict_label)).or_default().push(doc);
     }
     for (source, docs) in by_source {
@@ -249,7 +225,7 @@ fn entry(inputs: EntryInputs) -> Entry {
             d: shorten(inputs.description, DESCRIPTION_CHARS),
             c: inputs.topics.categories.iter().map(|c| c.name.clone()).collect(),
             l: inputs.license.to_string(),
-            v: inputs.verdict.to_string(),
+            v: inputs.verdict.1.to_string(),
         },
     }
 }

@@ -1,39 +1,43 @@
-//! The skill page's context: every section of the page, from the skill's facts.
+//! The skill page's context: every section of the page, from the page's input
+//! ([`super::page_input::SkillPageInput`]) and nothing else.
 
 use std::sync::Arc;
 
 use crate::agents::{AGENTS, InstallVars};
 use crate::analyze::license::LicenseOrigin;
-use crate::model::{Catalog, Skill};
+use crate::model::Skill;
 use crate::parse::Reading;
 use crate::parse::frontmatter::value_text;
 use crate::scan::{Finding, Verdict};
 
-use super::charts::TokenScale;
 use super::context::*;
 use super::markdown::{self, LinkBase};
-use super::shown::Shown;
-use super::topics::{TopicIndex, TopicKind};
-use super::urls::{about_words, compact_count, file_size, path_to_root};
-use crate::relate::Topic;
+use super::page_input::{CanonicalCopy, LinkedTopic, SkillPageInput};
+use super::topics::TopicKind;
+use super::urls::{about_words, absolute, compact_count, file_size, path_to_root};
 
-/// How many cards "More from <repo>" shows.
-const MORE_FROM_REPO: usize = 6;
 const NOT_KNOWN: &str = "Not known";
 /// Other skills in the compare table, beside the skill itself.
 const COMPARE_ROWS: usize = 5;
 
-pub fn skill_ctx(
-    catalog: &Catalog,
-    topic_index: &TopicIndex,
-    shown: &Shown,
-    texts: &dyn super::SkillTexts,
-    token_scale: &TokenScale,
-    index: usize,
-) -> crate::error::Result<SkillCtx> {
-    let skill = &catalog.skills[index];
-    let repo = &catalog.repos[skill.repo];
-    let page = texts.page_facts(index)?;
+/// The skill page made of `input`, and nothing else: what it reads is what its key covers.
+pub fn skill_page(input: &SkillPageInput) -> crate::error::Result<SkillPage> {
+    let (skill, repo) = (input.skill.value(), input.repo.value());
+    let dir = skill.url_path(repo);
+    let frame = input.frame.value();
+    // Identical copies name the copy first seen as the canonical page.
+    let canonical = match &input.canonical {
+        Some(copy) if !copy.is_self => copy.address.as_str(),
+        _ => dir.as_str(),
+    };
+    let site =
+        SiteCtx { root: path_to_root(&dir), canonical: absolute(&frame.base_url, canonical), ..frame.site.clone() };
+    Ok(SkillPage { site, skill: skill_ctx(input)? })
+}
+
+fn skill_ctx(input: &SkillPageInput) -> crate::error::Result<SkillCtx> {
+    let (skill, repo) = (input.skill.value(), input.repo.value());
+    let page = input.page_facts.decode()?;
     let analysis = &skill.analysis;
     let digest = &analysis.digest;
     let body = &page.body;
@@ -57,7 +61,7 @@ pub fn skill_ctx(
     // Without a repository there is nothing on the web to link to: no link rather than a made-up one.
     let at_source = |path: &str| blob_dir.map(|dir| format!("{dir}{path}"));
     let tokens = format!("~{}", compact_count(cost.tokens));
-    let editors = editors(catalog, index);
+    let editors = input.editors.clone();
     let words = about_words(cost.words);
     let license = &analysis.license;
 
@@ -95,7 +99,7 @@ pub fn skill_ctx(
     if named_above {
         facts.remove(0);
     }
-    let copies = copies_ctx(catalog, index, &root);
+    let copies = copies_ctx(skill, input.canonical.as_ref(), &root);
     if let Some(copies) = &copies {
         facts.push(Fact { label: "Used in", ..known(crate::plural::count(copies.used_in, "other owner")) });
     }
@@ -123,7 +127,7 @@ pub fn skill_ctx(
         withheld_reason: withheld_reason(license),
         html: if license.redistributable {
             {
-                let text = texts.text(index)?;
+                let text = input.text.read()?;
                 markdown::render(text.get(skill.body_start..).unwrap_or_default(), &LinkBase { blob_dir })
             }
         } else {
@@ -150,18 +154,17 @@ pub fn skill_ctx(
         .map(|f| FileRow { path: f.path.clone(), size: file_size(f.size), href: at_source(&f.path) })
         .collect();
 
-    let more_from_repo = more_from_repo(catalog, index).into_iter().map(|other| shown.card(other)).collect();
+    let more_from_repo = input.more_from_repo.iter().map(|other| other.card()).collect();
 
-    let this_row = CompareRow { is_self: true, ..CompareRow::clone(&shown.row(index)) };
+    let this_row = CompareRow { is_self: true, ..CompareRow::clone(&input.this.row()) };
     let mut compare = vec![Arc::new(this_row)];
 
-    let (tags, categories, works_with) = topic_links(catalog, topic_index, index, &root);
-    let similar_ids: Vec<usize> = catalog.relations.similar[index].iter().map(|m| m.index).collect();
-    compare.extend(similar_ids.iter().take(COMPARE_ROWS).map(|&j| shown.row(j)));
-    let similar = similar_ids.iter().map(|&j| shown.card(j)).collect();
+    let (tags, categories, works_with) = topic_links(input.topics.iter(), &root);
+    compare.extend(input.similar.iter().take(COMPARE_ROWS).map(|other| other.row()));
+    let similar = input.similar.iter().map(|other| other.card()).collect();
     let (compare_columns, compare_same) = compare_columns(&compare);
     let safety = safety(skill, &page.scan, blob_dir);
-    let (token_chart, token_place) = super::figures::skill_tokens(token_scale, cost.tokens);
+    let (token_chart, token_place) = super::figures::skill_tokens(&input.tokens, cost.tokens);
     // The agents it names in `compatibility`, else every agent (as search and the API say).
     let works_with_ids = super::facets::agents(skill);
     let agent_names: Vec<&str> =
@@ -249,28 +252,6 @@ pub fn skill_ctx(
     })
 }
 
-/// The editors' notes on skill `index` and its owner's badge, when there are any.
-pub fn editors(catalog: &Catalog, index: usize) -> Option<EditorsCtx> {
-    let skill = &catalog.skills[index];
-    let repo = &catalog.repos[skill.repo];
-    let notes = catalog.editorial.notes(&repo.id.full(), &skill.slug).cloned();
-    let badge = catalog.editorial.badge(&repo.id.owner).map(str::to_string);
-    (notes.is_some() || badge.is_some()).then(|| EditorsCtx { badge, notes: notes.unwrap_or_default() })
-}
-
-/// The other skills of the skill's repository shown under "More from", nearest first (the
-/// repository's own ranking by the similar skills' measure, `relate`'s): those the similar
-/// skills already show are left out, so that no card is on the page twice.
-pub fn more_from_repo(catalog: &Catalog, index: usize) -> Vec<usize> {
-    let similar = &catalog.relations.similar[index];
-    catalog.relations.same_repo[index]
-        .iter()
-        .map(|m| m.index)
-        .filter(|&j| similar.iter().all(|m| m.index != j))
-        .take(MORE_FROM_REPO)
-        .collect()
-}
-
 /// The comparison table's columns that differ between its rows, and the others as "Label:
 /// value" (none is left out of a table of one row: it compares nothing).
 fn compare_columns(rows: &[Arc<CompareRow>]) -> (Vec<CompareColumn>, Vec<String>) {
@@ -304,40 +285,18 @@ fn compare_columns(rows: &[Arc<CompareRow>]) -> (Vec<CompareColumn>, Vec<String>
     (shown, same)
 }
 
-/// The topics skill `index`'s page links, in order (its tags, then its categories, then its
-/// products): each topic's kind, its name and the id of its page when it has one. The page's
-/// key hashes exactly these (the render keys' `InputKeys::skill_page`). A tag is named by itself, and
-/// its page is its slug's ([`super::topics::tag_topic`]).
-pub fn linked_topics<'a>(
-    catalog: &'a Catalog,
-    topic_index: &'a TopicIndex,
-    index: usize,
-) -> impl Iterator<Item = (TopicKind, &'a str, Option<&'a str>)> {
-    let topics = &catalog.relations.topics[index];
-    let tags = topics.tags.iter().map(|tag| (TopicKind::Tag, tag.as_str(), topic_index.tag_page(tag)));
-    let listed = move |kind: TopicKind| {
-        move |topic: &'a Topic| {
-            (kind, topic.name.as_str(), topic_index.of(kind).contains_key(topic).then_some(topic.id.as_str()))
-        }
-    };
-    tags.chain(topics.categories.iter().map(listed(TopicKind::Category)))
-        .chain(topics.products.iter().map(listed(TopicKind::Product)))
-}
-
 /// The skill's tags, categories and products, linked to their pages when they have one.
-pub fn topic_links(
-    catalog: &Catalog,
-    topic_index: &TopicIndex,
-    index: usize,
+fn topic_links<'a>(
+    topics: impl Iterator<Item = LinkedTopic<'a>>,
     root: &str,
 ) -> (Vec<TopicLink>, Vec<TopicLink>, Vec<TopicLink>) {
     let (mut tags, mut categories, mut products) = (Vec::new(), Vec::new(), Vec::new());
-    for (kind, name, page) in linked_topics(catalog, topic_index, index) {
+    for topic in topics {
         let link = TopicLink {
-            name: name.to_string(),
-            href: page.map(|id| format!("{root}{}", kind.page_dir(id))).unwrap_or_default(),
+            name: topic.name.to_string(),
+            href: topic.page.map(|id| format!("{root}{}", topic.kind.page_dir(id))).unwrap_or_default(),
         };
-        match kind {
+        match topic.kind {
             TopicKind::Tag => tags.push(link),
             TopicKind::Category => categories.push(link),
             TopicKind::Product => products.push(link),
@@ -444,24 +403,18 @@ fn list_with_more(items: &[String], shown: usize, noun: &str) -> String {
 }
 
 /// The skill's identical copies, when it has any.
-fn copies_ctx(catalog: &Catalog, index: usize, root: &str) -> Option<CopiesCtx> {
-    let copies = &catalog.skills[index].copies;
-    let canonical = copies.canonical?;
-    let first = &catalog.skills[canonical];
-    let first_repo = &catalog.repos[first.repo];
-    let label = match first.dir.rel_dir.as_str() {
-        "" => first_repo.id.full(),
-        folder => format!("{}/{folder}", first_repo.id.full()),
+fn copies_ctx(skill: &Skill, canonical: Option<&CanonicalCopy>, root: &str) -> Option<CopiesCtx> {
+    let copies = &skill.copies;
+    let first = canonical?;
+    let label = match first.folder.as_str() {
+        "" => first.repo.clone(),
+        folder => format!("{}/{folder}", first.repo),
     };
     Some(CopiesCtx {
         others: copies.others,
         used_in: copies.used_in,
-        is_canonical: canonical == index,
-        canonical_href: if canonical == index {
-            "./".to_string()
-        } else {
-            format!("{root}{}", first.url_path(first_repo))
-        },
+        is_canonical: first.is_self,
+        canonical_href: if first.is_self { "./".to_string() } else { format!("{root}{}", first.address) },
         canonical_label: label,
     })
 }

@@ -11,7 +11,7 @@ use crate::slug::slugify;
 /// A tag gets its own page only when this many skills share it; rarer tags are shown unlinked.
 pub const MIN_SKILLS_PER_TAG_PAGE: usize = 2;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub enum TopicKind {
     Category,
     Tag,

@@ -41,6 +41,10 @@ impl render::SkillTexts for Texts<'_> {
         })
     }
 
+    fn page_facts_key(&self, index: usize) -> &Hash {
+        self.sources[index].page.hash()
+    }
+
     fn source_key(&self, index: usize) -> &str {
         &self.sources[index].key
     }

@@ -216,7 +216,7 @@ fn record_path(out: &Path) -> PathBuf {
     write::manifests_dir(out).join("last-build.msgpack")
 }
 
-/// The keys of the last build's cards and rows by the key of each skill's facts
+/// The keys of the last build's cards and rows by the key of what each was made of
 /// ([`render::shown::ShownMemo`]), in the catalog's cache.
 const SHOWN_MEMO: &str = "shown.msgpack";
 
