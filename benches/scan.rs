@@ -17,7 +17,7 @@ use catalog::parse::{ParsedSkill, parse_skill};
 use catalog::scan::report::{CheckedSkill, summary};
 use catalog::scan::text::{FileKind, looks_binary, regions};
 use catalog::scan::{FileContent, ScanFile, Sink, SkillInput, Verdict, scan_skill};
-use catalog::scan::{commands, flows, instructions, lines, secrets, unicode};
+use catalog::scan::{commands, flows, instructions, lines, prefilter, secrets, unicode};
 
 struct Loaded {
     repo: String,
@@ -149,9 +149,9 @@ fn main() {
 /// The time each reader of `scan_text` takes over the corpus, in the order it runs them
 /// (what a reader calls in turn, such as a parser reading code found in code, counts as its).
 fn readers_breakdown(skills: &[Loaded]) -> Vec<(&'static str, Duration)> {
-    const NAMES: [&str; 7] =
-        ["decode, kind and regions", "unicode", "secrets", "lines", "commands", "instructions", "flows"];
-    let mut spent = [Duration::ZERO; 7];
+    const NAMES: [&str; 8] =
+        ["decode, kind and regions", "prefilter", "unicode", "secrets", "lines", "commands", "instructions", "flows"];
+    let mut spent = [Duration::ZERO; 8];
     for file in skills.iter().flat_map(|s| &s.files) {
         let FileContent::Bytes(bytes) = &file.content else { continue };
         if looks_binary(bytes) {
@@ -167,18 +167,20 @@ fn readers_breakdown(skills: &[Loaded]) -> Vec<(&'static str, Duration)> {
         let mut sink = Sink::new(&file.path, &text);
         let regions = regions(&text, FileKind::of(&file.path, &text));
         lap(0);
-        unicode::check(&mut sink, &text, false);
+        let found = prefilter::Found::of(&text);
         lap(1);
-        secrets::check(&mut sink, &text);
+        unicode::check(&mut sink, &text, false);
         lap(2);
-        lines::check(&mut sink, &regions);
+        secrets::check(&mut sink, &text, &found);
         lap(3);
-        commands::check(&mut sink, &regions);
+        lines::check(&mut sink, &regions, &found);
         lap(4);
-        instructions::check(&mut sink, &regions);
+        commands::check(&mut sink, &regions);
         lap(5);
-        flows::check(&mut sink, &regions);
+        instructions::check(&mut sink, &regions);
         lap(6);
+        flows::check(&mut sink, &regions);
+        lap(7);
         std::hint::black_box(sink.finish());
     }
     NAMES.into_iter().zip(spent).collect()

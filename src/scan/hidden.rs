@@ -12,7 +12,8 @@ use super::{Sink, scan_text};
 const HIDDEN_PREFIX: &str = "<hidden>/";
 
 pub fn check(sink: &mut Sink, text: &str) {
-    if text.is_ascii() || sink.file.starts_with(HIDDEN_PREFIX) {
+    // Without a tag or an invisible character there is nothing hidden to read again.
+    if sink.file.starts_with(HIDDEN_PREFIX) || !super::unicode::has_hidden(text) {
         return;
     }
     let name = sink.file.rsplit('/').next().unwrap_or(sink.file);

@@ -13,6 +13,8 @@ pub mod flows;
 pub mod hidden;
 pub mod instructions;
 pub mod lines;
+pub mod literals;
+pub mod prefilter;
 pub mod report;
 pub mod rules;
 pub mod script;
@@ -401,12 +403,17 @@ pub fn scan_skill(input: &SkillInput) -> ScanReport {
 
 /// Scans one file's text. `path` decides how the text is read (Markdown, script, config).
 pub fn scan_text(path: &str, text: &str, starts_with_bom: bool) -> Vec<Finding> {
+    scan_text_with(path, text, starts_with_bom, prefilter::Found::of(text))
+}
+
+/// [`scan_text`] with the patterns the prefilter lets run (all of them, to compare).
+fn scan_text_with(path: &str, text: &str, starts_with_bom: bool, found: prefilter::Found) -> Vec<Finding> {
     let mut sink = Sink::new(path, text);
     let kind = text::FileKind::of(path, text);
     let regions = text::regions(text, kind);
     unicode::check(&mut sink, text, starts_with_bom);
-    secrets::check(&mut sink, text);
-    lines::check(&mut sink, &regions);
+    secrets::check(&mut sink, text, &found);
+    lines::check(&mut sink, &regions, &found);
     commands::check(&mut sink, &regions);
     instructions::check(&mut sink, &regions);
     flows::check(&mut sink, &regions);

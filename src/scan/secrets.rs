@@ -7,10 +7,11 @@ use std::sync::LazyLock;
 use regex::{Regex, RegexSet};
 
 use super::Sink;
+use super::prefilter::{Found, Key};
 use super::rules::Severity;
 
 /// (what it is, pattern). The first capture group, when present, is the secret part.
-const SHAPES: &[(&str, &str)] = &[
+pub(super) const SHAPES: &[(&str, &str)] = &[
     ("a private key", r"-----BEGIN ((?:RSA |DSA |EC |OPENSSH |ENCRYPTED |PGP )?PRIVATE KEY(?: BLOCK)?)-----"),
     ("an AWS access key id", r"\b((?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16})\b"),
     ("a GitHub token", r"\b((?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36,})\b"),
@@ -30,19 +31,15 @@ static SET: LazyLock<RegexSet> =
     LazyLock::new(|| RegexSet::new(SHAPES.iter().map(|(_, p)| super::ascii_boundaries(p))).expect("valid"));
 static REGEXES: LazyLock<Vec<Regex>> =
     LazyLock::new(|| SHAPES.iter().map(|(_, p)| Regex::new(&super::ascii_boundaries(p)).expect("valid")).collect());
-static NAME: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(&super::ascii_boundaries(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*(?:_API_KEY|_TOKEN|_SECRET|_KEY|_PASSWORD)\b"))
-        .expect("valid")
-});
+/// The name of a credential: `OPENAI_API_KEY`, `GITHUB_TOKEN`.
+pub(super) const NAME_PATTERN: &str = r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*(?:_API_KEY|_TOKEN|_SECRET|_KEY|_PASSWORD)\b";
+static NAME: LazyLock<Regex> = LazyLock::new(|| Regex::new(&super::ascii_boundaries(NAME_PATTERN)).expect("valid"));
 
 /// A value written after a label that names a secret (`**API Secret**: `Gs…``), or typed into
 /// a password field, in prose: the key shapes above have prefixes, these values need none.
-static LABELLED: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(&super::ascii_boundaries(
-        r#"(?i:\b(api[ _-]?key|api[ _-]?secret|consumer[ _-]?(?:key|secret)|access[ _-]?token(?:[ _-]?secret)?|token[ _-]?secret|client[ _-]?secret|secret[ _-]?key|auth[ _-]?token|bearer[ _-]?token|password|passwd|private[ _-]?key|app[ _-]?secret)\b[^:=\n]{0,30}?(?::|=|\bis\b)\s*[*_`"']*)([A-Za-z0-9][A-Za-z0-9_\-+/=.]{7,})|(?i:\b(?:type|enter|input|fill\s+in|use)\s+)["'`]([^"'`\s]{6,})["'`](?i:\s+(?:in|into|as)\s+(?:the\s+)?(?:password|passcode)\b)"#,
-    ))
-    .expect("valid")
-});
+pub(super) const LABELLED_PATTERN: &str = r#"(?i:\b(api[ _-]?key|api[ _-]?secret|consumer[ _-]?(?:key|secret)|access[ _-]?token(?:[ _-]?secret)?|token[ _-]?secret|client[ _-]?secret|secret[ _-]?key|auth[ _-]?token|bearer[ _-]?token|password|passwd|private[ _-]?key|app[ _-]?secret)\b[^:=\n]{0,30}?(?::|=|\bis\b)\s*[*_`"']*)([A-Za-z0-9][A-Za-z0-9_\-+/=.]{7,})|(?i:\b(?:type|enter|input|fill\s+in|use)\s+)["'`]([^"'`\s]{6,})["'`](?i:\s+(?:in|into|as)\s+(?:the\s+)?(?:password|passcode)\b)"#;
+static LABELLED: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&super::ascii_boundaries(LABELLED_PATTERN)).expect("valid"));
 
 /// Whether a value is a stand-in rather than a secret.
 pub fn is_placeholder(value: &str) -> bool {
@@ -95,8 +92,13 @@ pub fn is_placeholder_word(value: &str) -> bool {
     WORDS.iter().any(|w| lower.contains(w))
 }
 
-pub fn check(sink: &mut Sink, text: &str) {
-    let kinds: Vec<usize> = SET.matches(text).into_iter().collect();
+/// Runs the shapes, labels and names whose literals the prefilter found in the file.
+pub fn check(sink: &mut Sink, text: &str, found: &Found) {
+    let kinds: Vec<usize> = if found.is_everything() {
+        SET.matches(text).into_iter().collect()
+    } else {
+        (0..SHAPES.len()).filter(|k| found.has(Key::Shape(*k))).collect()
+    };
     for kind in kinds {
         let (what, _) = SHAPES[kind];
         for caps in REGEXES[kind].captures_iter(text) {
@@ -113,10 +115,11 @@ pub fn check(sink: &mut Sink, text: &str) {
             sink.report_shown("secret-value", Severity::High, whole.start(), format!("{what}: {shown}"), shown);
         }
     }
-    if super::text::FileKind::of(sink.file, text) == super::text::FileKind::Markdown {
+    if found.has(Key::SecretLabel) && super::text::FileKind::of(sink.file, text) == super::text::FileKind::Markdown {
         labelled_values(sink, text);
     }
-    for m in NAME.find_iter(text) {
+    let names = if found.has(Key::SecretName) { NAME.find_iter(text) } else { NAME.find_iter("") };
+    for m in names {
         let after = &text[m.end()..];
         let value = assigned_value(after);
         let message = match value {

@@ -5,6 +5,10 @@
 //! joiner inside an emoji sequence or a zero-width (non-)joiner in the scripts that need one,
 //! and a subdivision flag (U+1F3F4, tag letters, U+E007F).
 
+use std::sync::LazyLock;
+
+use aho_corasick::{AhoCorasick, AhoCorasickKind};
+
 use super::Sink;
 use super::rules::Severity;
 
@@ -51,8 +55,24 @@ fn is_rtl_letter(c: char) -> bool {
     matches!(c as u32, 0x0590..=0x08FF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFC)
 }
 
+/// Every character [`classify`] names, as UTF-8: read from `classify` itself.
+static HIDDEN_CHARS: LazyLock<AhoCorasick> = LazyLock::new(|| {
+    let encodings: Vec<String> = (0..=char::MAX as u32)
+        .filter_map(char::from_u32)
+        .filter(|c| classify(*c).is_some())
+        .map(String::from)
+        .collect();
+    AhoCorasick::builder().kind(Some(AhoCorasickKind::DFA)).build(encodings).expect("valid")
+});
+
+/// Whether the text holds a character [`classify`] names: a byte search for their encodings,
+/// instead of decoding and classifying every character of every non-ASCII file.
+pub(super) fn has_hidden(text: &str) -> bool {
+    !text.is_ascii() && HIDDEN_CHARS.is_match(text)
+}
+
 pub fn check(sink: &mut Sink, text: &str, _starts_with_bom: bool) {
-    if text.is_ascii() || !text.chars().any(|c| classify(c).is_some()) {
+    if !has_hidden(text) {
         return;
     }
     let has_rtl = text.chars().any(is_rtl_letter);
@@ -186,6 +206,25 @@ mod tests {
         assert_eq!(found("mid\u{FEFF}file")[0].0, "unicode-invisible");
         assert_eq!(found("a\u{FE01}")[0].0, "unicode-variation-selector");
         assert_eq!(found("😀\u{E0100}\u{E0101}\u{E0102}")[0].0, "unicode-variation-selector");
+    }
+
+    #[test]
+    fn the_byte_search_finds_what_classify_names() {
+        let mut texts: Vec<String> =
+            ["plain", "é ü — “quotes” → 日本語 😀", "a\u{200B}b", "x\u{E0041}", "\u{FE0F}", "\u{AD}"]
+                .iter()
+                .map(|s| s.to_string())
+                .collect();
+        texts.extend(
+            (0x80..=char::MAX as u32)
+                .step_by(7)
+                .filter_map(char::from_u32)
+                .chain(['\u{61C}', '\u{3164}', '\u{FFA0}', '\u{E01EF}'])
+                .map(|c| format!("ab{c}cd")),
+        );
+        for text in &texts {
+            assert_eq!(super::has_hidden(text), text.chars().any(|c| super::classify(c).is_some()), "{text:?}");
+        }
     }
 
     #[test]

@@ -14,8 +14,8 @@ use std::sync::LazyLock;
 /// How far a list is followed from the item that says to download: a few short items.
 const WINDOW_BYTES: usize = 600;
 
-static FETCH_VERB: LazyLock<Regex> = LazyLock::new(|| re(r"\b(download|install|fetch|grab|save)\b"));
-static URL: LazyLock<Regex> = LazyLock::new(|| re(r#"(https?|ftp)://[^\s"'`<>)]+"#));
+pub(super) static FETCH_VERB: LazyLock<Regex> = LazyLock::new(|| re(r"\b(download|install|fetch|grab|save)\b"));
+pub(super) static URL: LazyLock<Regex> = LazyLock::new(|| re(r#"(https?|ftp)://[^\s"'`<>)]+"#));
 
 /// Whether a line (or a sentence that starts one) begins a list item: `-`, `*`, `+`, `1.`, `1)`.
 fn starts_item(text: &str) -> bool {

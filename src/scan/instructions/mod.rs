@@ -17,49 +17,109 @@ mod keywords;
 mod lists;
 mod patterns;
 
-use grammar::{commanded, html_comments, imperative, quoted, said, sentences, starts_imperative};
+use grammar::{
+    block_at, blocks, commanded, html_comments, imperative, kept, piece_at, quoted, said, sentences, starts_imperative,
+};
 use keywords::Found;
 use patterns::*;
 
 /// Reads every prose region of a Markdown or text file: one multi-pattern pass over the
-/// region finds the keywords of every behaviour ([`keywords`]); a sentence is read only for
-/// the behaviours whose keywords it holds, and a sentence in an HTML comment for all of them.
+/// region finds the keywords of every behaviour ([`keywords`]); only the sentences around them
+/// are found and read, each for the behaviours whose keywords it holds. Prose with an HTML
+/// comment is split whole: a sentence in a comment is read for every behaviour.
 pub fn check(sink: &mut Sink, regions: &[Region]) {
     let text = sink.text;
     for region in regions.iter().filter(|r| r.kind == RegionKind::Prose) {
         let body = &text[region.start..region.end];
         let hits = keywords::find(body);
         let has_comment = body.contains("<!--");
-        if let Some(hits) = &hits
-            && !has_comment
-            && !hits.iter().fold(Found::default(), |all, (_, f)| all | *f).any()
-        {
+        match hits {
+            Some(hits) if !has_comment => read_around(sink, region.start, body, &hits),
+            hits => read_all(sink, region.start, body, hits.as_deref(), has_comment),
+        }
+    }
+}
+
+/// The sentences that hold a keyword, found from the keywords.
+fn read_around(sink: &mut Sink, base: usize, body: &str, hits: &[(usize, Found)]) {
+    let all = hits.iter().fold(Found::default(), |all, (_, f)| all | *f);
+    if !all.any() && !all.listed_lure() {
+        return;
+    }
+    let blocks = blocks(body);
+    if all.listed_lure() {
+        // Only a sentence with a fetching verb can open a list that says to fetch and run.
+        let mut lure_sentences: Vec<(usize, usize)> = Vec::new();
+        for (at, _) in hits.iter().filter(|(_, f)| f.touches(keywords::Part::FetchVerb)) {
+            if lure_sentences.last().is_some_and(|(_, end)| at < end) {
+                continue;
+            }
+            let (start, end) = piece_at(body, block_at(&blocks, *at), 0, *at);
+            if kept(body, start, end) {
+                lure_sentences.push((start, end));
+            }
+        }
+        lists::install_lures(sink, base, body, &lure_sentences);
+    }
+    let mut next = 0;
+    while let Some((at, _)) = hits.get(next) {
+        // A block whose keywords make no behaviour possible holds no sentence that does.
+        let block = block_at(&blocks, *at);
+        let block_end = block.1;
+        let mut last = next;
+        let mut in_block = Found::default();
+        while let Some((_, f)) = hits.get(last).filter(|(h, _)| *h < block_end) {
+            in_block |= *f;
+            last += 1;
+        }
+        if !in_block.any() {
+            next = last;
             continue;
         }
-        let comments = if has_comment { html_comments(body) } else { Vec::new() };
-        let mut next = 0;
-        let sentences = sentences(body);
-        if hits.as_ref().is_none_or(|hits| hits.iter().fold(Found::default(), |all, (_, f)| all | *f).install_lure()) {
-            lists::install_lures(sink, region.start, body, &sentences);
-        }
-        for (start, end) in sentences {
-            let hidden = comments.iter().any(|(s, e)| *s < end && start < *e);
-            let found = match &hits {
-                None => Found::ALL,
-                Some(_) if hidden => Found::ALL,
-                Some(hits) => {
-                    let mut found = Found::default();
-                    next += hits[next..].partition_point(|(h, _)| *h < start);
-                    while let Some((_, f)) = hits.get(next).filter(|(h, _)| *h < end) {
-                        found |= *f;
-                        next += 1;
-                    }
-                    found
-                }
-            };
-            if hidden || found.any() {
-                read_sentence(sink, region.start + start, &body[start..end], hidden, found);
+        // Where the sentence read last ends: a cut, so the next one starts there or after.
+        let mut floor = block.0;
+        while let Some((at, _)) = hits.get(next).filter(|_| next < last) {
+            let (start, end) = piece_at(body, block, floor, *at);
+            floor = end;
+            let mut found = Found::default();
+            next += hits[next..].partition_point(|(h, _)| *h < start);
+            while let Some((_, f)) = hits.get(next).filter(|(h, _)| *h < end) {
+                found |= *f;
+                next += 1;
             }
+            if found.any() && kept(body, start, end) {
+                read_sentence(sink, base + start, &body[start..end], false, found);
+            }
+        }
+    }
+}
+
+/// Every sentence of the prose: when it has HTML comments, or characters the keyword search
+/// cannot vouch for (`hits` is `None`).
+fn read_all(sink: &mut Sink, base: usize, body: &str, hits: Option<&[(usize, Found)]>, has_comment: bool) {
+    let comments = if has_comment { html_comments(body) } else { Vec::new() };
+    let mut next = 0;
+    let sentences = sentences(body);
+    if hits.is_none_or(|hits| hits.iter().fold(Found::default(), |all, (_, f)| all | *f).listed_lure()) {
+        lists::install_lures(sink, base, body, &sentences);
+    }
+    for (start, end) in sentences {
+        let hidden = comments.iter().any(|(s, e)| *s < end && start < *e);
+        let found = match hits {
+            None => Found::ALL,
+            Some(_) if hidden => Found::ALL,
+            Some(hits) => {
+                let mut found = Found::default();
+                next += hits[next..].partition_point(|(h, _)| *h < start);
+                while let Some((_, f)) = hits.get(next).filter(|(h, _)| *h < end) {
+                    found |= *f;
+                    next += 1;
+                }
+                found
+            }
+        };
+        if hidden || found.any() {
+            read_sentence(sink, base + start, &body[start..end], hidden, found);
         }
     }
 }

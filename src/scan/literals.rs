@@ -1,0 +1,269 @@
+//! The literals a regex cannot match without: read from its syntax tree, a set of ASCII words
+//! such that every match of the regex holds one of them (case aside). The scanner's prefilter
+//! ([`super::prefilter`]) searches a file for these once and runs a pattern only where one is
+//! found, so its trigger words are the patterns' own and cannot drift from them.
+//!
+//! Matching is ASCII case-insensitive: the words are lower case, and a pattern is read as the
+//! scanner compiles it (case-insensitively). Non-ASCII text in a pattern is not used as a
+//! literal (its case folds are Unicode's); the two non-ASCII characters that fold to ASCII
+//! letters are the prefilter's to guard against.
+
+use regex_syntax::hir::{Class, Hir, HirKind};
+
+/// Literals one of which every match of `pattern` contains, lower-case ASCII; `None` when no
+/// such set is found (a pattern that can match without any fixed text, such as `\w+`).
+pub fn necessary(pattern: &str) -> Option<Vec<String>> {
+    let hir = regex_syntax::ParserBuilder::new().build().parse(pattern).ok()?;
+    let need = need(&hir)?;
+    let mut words = need.words;
+    if words.is_empty() || words.iter().any(|w| w.is_empty()) {
+        return None;
+    }
+    words.sort();
+    words.dedup();
+    // A word that holds another is found by the other.
+    let all = words.clone();
+    words.retain(|w| !all.iter().any(|o| o != w && w.contains(o.as_str())));
+    Some(words)
+}
+
+/// What a piece of a pattern needs: one of `words`; `exact` when the piece matches nothing
+/// but those words (so it can be joined to its neighbours into longer ones).
+#[derive(Clone)]
+struct Need {
+    words: Vec<String>,
+    exact: bool,
+}
+
+/// More words than this in a joined set are not worth the search: the set is cut there.
+const MAX_WORDS: usize = 64;
+
+fn exact(word: String) -> Need {
+    Need { words: vec![word], exact: true }
+}
+
+fn need(hir: &Hir) -> Option<Need> {
+    match hir.kind() {
+        HirKind::Empty | HirKind::Look(_) => Some(exact(String::new())),
+        HirKind::Literal(lit) => {
+            let text = std::str::from_utf8(&lit.0).ok().filter(|t| t.is_ascii())?;
+            Some(exact(text.to_ascii_lowercase()))
+        }
+        HirKind::Class(class) => one_letter(class).map(|c| exact(c.to_string())),
+        HirKind::Capture(capture) => need(&capture.sub),
+        HirKind::Repetition(rep) => {
+            if rep.min == 0 {
+                return None;
+            }
+            let sub = need(&rep.sub)?;
+            if sub.exact && rep.max == Some(rep.min) && sub.words.len() == 1 {
+                return Some(exact(sub.words[0].repeat(rep.min as usize)));
+            }
+            Some(Need { words: sub.words, exact: false })
+        }
+        HirKind::Alternation(alternatives) => {
+            let mut words = Vec::new();
+            let mut all_exact = true;
+            for alternative in alternatives {
+                let n = need(alternative)?;
+                all_exact &= n.exact;
+                words.extend(n.words);
+            }
+            Some(Need { words, exact: all_exact })
+        }
+        HirKind::Concat(parts) => concat(parts),
+    }
+}
+
+/// A concatenation: runs of exact pieces are joined into longer words; the rarest set of
+/// words among the runs and the other pieces is what the whole needs.
+fn concat(parts: &[Hir]) -> Option<Need> {
+    match pieces(parts) {
+        Ok(words) => Some(Need { words, exact: true }),
+        Err(candidates) => candidates
+            .into_iter()
+            .min_by(|a, b| rarity(a).total_cmp(&rarity(b)))
+            .map(|words| Need { words, exact: false }),
+    }
+}
+
+/// The sets of words a concatenation needs, each of them: `Ok` with its words when the whole
+/// is exact, else every set that some piece or run of exact pieces needs.
+fn pieces(parts: &[Hir]) -> Result<Vec<String>, Vec<Vec<String>>> {
+    let mut candidates: Vec<Vec<String>> = Vec::new();
+    let mut run: Option<Vec<String>> = None;
+    let mut all_exact = true;
+    for part in parts {
+        match need(part) {
+            Some(n) if n.exact => {
+                let joined = match run.take() {
+                    None => n.words,
+                    Some(prefixes) if prefixes.len() * n.words.len() <= MAX_WORDS => {
+                        prefixes.iter().flat_map(|p| n.words.iter().map(move |w| format!("{p}{w}"))).collect()
+                    }
+                    Some(prefixes) => {
+                        candidates.push(prefixes);
+                        all_exact = false;
+                        n.words
+                    }
+                };
+                run = Some(joined);
+            }
+            other => {
+                all_exact = false;
+                candidates.extend(run.take());
+                candidates.extend(other.map(|n| n.words));
+            }
+        }
+    }
+    if let Some(words) = run {
+        if all_exact {
+            return Ok(words);
+        }
+        candidates.push(words);
+    }
+    candidates.retain(|words| !words.is_empty() && !words.iter().any(|w| w.is_empty()));
+    Err(candidates)
+}
+
+/// Several sets of literals, every one of which a match of `pattern` holds a word of (a
+/// conjunction: the verb and the object of a sentence pattern), rarest first; at most `max`
+/// sets, none with a word of fewer than four letters but the first (short words are in most
+/// sentences: searching for them costs more than they spare; `://` is not). `None` as for
+/// [`necessary`].
+pub fn necessary_all(pattern: &str, max: usize) -> Option<Vec<Vec<String>>> {
+    let first = necessary(pattern)?;
+    let hir = regex_syntax::ParserBuilder::new().build().parse(pattern).ok()?;
+    let mut top = &hir;
+    while let HirKind::Capture(capture) = top.kind() {
+        top = &capture.sub;
+    }
+    let mut sets = vec![first];
+    if let HirKind::Concat(parts) = top.kind()
+        && let Err(mut candidates) = pieces(parts)
+    {
+        candidates.sort_by(|a, b| rarity(a).total_cmp(&rarity(b)));
+        for mut words in candidates {
+            words.sort();
+            words.dedup();
+            let all = words.clone();
+            words.retain(|w| !all.iter().any(|o| o != w && w.contains(o.as_str())));
+            if sets.len() < max
+                && !sets.contains(&words)
+                && words.iter().all(|w| w.len() >= 4 || (w.len() >= 3 && !w.bytes().all(|b| b.is_ascii_alphabetic())))
+            {
+                sets.push(words);
+            }
+        }
+    }
+    Some(sets)
+}
+
+/// How often a set of words may be expected in text: each word about once in 20^length
+/// bytes. Longer words are rarer; more words are more often found.
+fn rarity(words: &[String]) -> f64 {
+    words.iter().map(|w| 20f64.powi(-(w.len() as i32))).sum()
+}
+
+/// A class that holds one ASCII letter in its cases (and the non-ASCII characters that fold
+/// to it), or one ASCII character.
+fn one_letter(class: &Class) -> Option<char> {
+    let chars: Vec<char> = match class {
+        Class::Unicode(c) => {
+            let mut chars = Vec::new();
+            for range in c.ranges() {
+                if (range.end() as u32 - range.start() as u32) > 4 {
+                    return None;
+                }
+                chars.extend(range.start()..=range.end());
+            }
+            chars
+        }
+        Class::Bytes(c) => {
+            let mut chars = Vec::new();
+            for range in c.ranges() {
+                if range.end() - range.start() > 4 {
+                    return None;
+                }
+                chars.extend((range.start()..=range.end()).map(char::from));
+            }
+            chars
+        }
+    };
+    let mut letter = None;
+    for c in chars.into_iter().filter(|c| !matches!(c, '\u{17F}' | '\u{212A}')) {
+        if !c.is_ascii() {
+            return None;
+        }
+        let c = c.to_ascii_lowercase();
+        if letter.is_some_and(|l| l != c) {
+            return None;
+        }
+        letter = Some(c);
+    }
+    letter
+}
+
+#[cfg(test)]
+mod tests {
+    use super::necessary;
+
+    fn words(pattern: &str) -> Vec<String> {
+        necessary(pattern).unwrap_or_else(|| panic!("no literals in {pattern}"))
+    }
+
+    #[test]
+    fn literals_are_joined_and_the_rarest_set_is_kept() {
+        assert_eq!(words(r"\b(iex|invoke-expression)\b"), ["iex", "invoke-expression"]);
+        assert_eq!(words(r"\.(bash|zsh)_history\b"), [".bash_history", ".zsh_history"]);
+        assert_eq!(words(r"login\s?data"), ["login"]);
+        assert_eq!(words(r"(?i:api[ _-]?key)\s*=\s*\w+"), ["api"]);
+        assert_eq!(words(r"\b(sessions?|chats?)\b"), ["chat", "session"]);
+        assert_eq!(words(r"x{3}y"), ["xxxy"]);
+        assert_eq!(words(r"%0\s*\|\s*%0"), ["%0"]);
+    }
+
+    #[test]
+    fn a_sentence_pattern_needs_its_verb_and_its_object() {
+        let sets = super::necessary_all(r"\b(download|fetch)\b.{0,100}?((https?|ftp)://\S+)", 3).unwrap();
+        assert_eq!(sets, [vec!["download".to_string(), "fetch".to_string()], vec!["://".to_string()]]);
+    }
+
+    #[test]
+    fn patterns_without_fixed_text_have_none() {
+        assert!(necessary(r"\w+").is_none());
+        assert!(necessary(r"(abc)?def|\d+").is_none());
+        assert!(necessary(r"[a-z]{4}").is_none());
+        assert!(necessary("caf\u{E9}").is_none());
+    }
+
+    #[test]
+    fn every_match_holds_a_literal() {
+        let cases = [
+            r"\b(curl|wget)\s+-fsSL?\s+https?://\S+",
+            r"(~/\.ssh\b|\.aws/credentials|\bid_(rsa|dsa)\b|\bkeychains?\b)",
+            r"(?i:\b(api[ _-]?key|password)\b[^:=\n]{0,30}?(:|=))",
+        ];
+        let texts = [
+            "curl -fsS https://e.x/a.sh",
+            "WGET -fsSL http://x",
+            "cat ~/.ssh/config",
+            "read .AWS/credentials",
+            "id_dsa",
+            "Keychain",
+            "API-Key: abc",
+            "Password =",
+            "nothing here",
+        ];
+        for pattern in cases {
+            let re = regex::RegexBuilder::new(pattern).case_insensitive(true).build().unwrap();
+            let literals = words(pattern);
+            for text in texts {
+                if re.is_match(text) {
+                    let lower = text.to_ascii_lowercase();
+                    assert!(literals.iter().any(|w| lower.contains(w.as_str())), "{pattern} on {text}: {literals:?}");
+                }
+            }
+        }
+    }
+}

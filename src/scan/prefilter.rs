@@ -1,0 +1,190 @@
+//! One pass per file over the literals without which a pattern cannot match: the rule table's
+//! line patterns and the secret shapes, their literals read from the patterns themselves
+//! ([`super::literals`]). A pattern none of whose literals is in the file is not run on it.
+//!
+//! The search is ASCII case-insensitive, as the patterns are. Two non-ASCII characters fold to
+//! ASCII letters under Unicode case folding (LONG S to s, KELVIN SIGN to k); a file holding
+//! either runs every pattern.
+
+use std::sync::LazyLock;
+
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
+
+/// What a trigger stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Key {
+    /// The first regex of the n-th line pattern ([`super::lines::first_patterns`]).
+    Line(usize),
+    /// The n-th secret shape ([`super::secrets::SHAPES`]).
+    Shape(usize),
+    /// The name of a credential ([`super::secrets::NAME_PATTERN`]).
+    SecretName,
+    /// A value after a secret's label ([`super::secrets::LABELLED_PATTERN`]).
+    SecretLabel,
+}
+
+struct Search {
+    automaton: AhoCorasick,
+    /// The keys each literal stands for, by pattern id.
+    keys: Vec<Vec<usize>>,
+    /// How many keys there are (the slots of [`Found`]).
+    slots: usize,
+    lines: usize,
+    shapes: usize,
+}
+
+impl Search {
+    fn slot(&self, key: Key) -> usize {
+        match key {
+            Key::Line(i) => i,
+            Key::Shape(i) => self.lines + i,
+            Key::SecretName => self.lines + self.shapes,
+            Key::SecretLabel => self.lines + self.shapes + 1,
+        }
+    }
+}
+
+/// Every pattern the prefilter stands for, with its key, in slot order.
+pub fn patterns() -> Vec<(Key, &'static str)> {
+    let mut out: Vec<(Key, &'static str)> =
+        super::lines::first_patterns().enumerate().map(|(i, p)| (Key::Line(i), p)).collect();
+    out.extend(super::secrets::SHAPES.iter().enumerate().map(|(i, (_, p))| (Key::Shape(i), *p)));
+    out.push((Key::SecretName, super::secrets::NAME_PATTERN));
+    out.push((Key::SecretLabel, super::secrets::LABELLED_PATTERN));
+    out
+}
+
+static SEARCH: LazyLock<Search> = LazyLock::new(|| {
+    let patterns = patterns();
+    let mut words: Vec<String> = Vec::new();
+    let mut keys: Vec<Vec<usize>> = Vec::new();
+    for (slot, (key, pattern)) in patterns.iter().enumerate() {
+        // A pattern without literals would never run: a test keeps the table free of them.
+        let literals = super::literals::necessary(pattern).unwrap_or_else(|| panic!("{key:?} has no literal"));
+        for word in literals {
+            let i = words.iter().position(|w| *w == word).unwrap_or_else(|| {
+                words.push(word);
+                keys.push(Vec::new());
+                words.len() - 1
+            });
+            keys[i].push(slot);
+        }
+    }
+    let automaton = AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .match_kind(MatchKind::Standard)
+        .kind(Some(AhoCorasickKind::DFA))
+        .build(&words)
+        .expect("valid literals");
+    let lines = patterns.iter().filter(|(k, _)| matches!(k, Key::Line(_))).count();
+    let shapes = patterns.iter().filter(|(k, _)| matches!(k, Key::Shape(_))).count();
+    Search { automaton, keys, slots: patterns.len(), lines, shapes }
+});
+
+/// The non-ASCII characters whose case folds to an ASCII letter: LONG S (s) and KELVIN SIGN (k).
+pub const FOLDS_TO_ASCII: [char; 2] = ['\u{17F}', '\u{212A}'];
+
+/// Which patterns may match in one file.
+pub struct Found {
+    /// Every pattern may: the prefilter is off for this text.
+    all: bool,
+    slots: Vec<bool>,
+}
+
+impl Found {
+    /// One pass over `text`.
+    pub fn of(text: &str) -> Found {
+        if text.contains(FOLDS_TO_ASCII) {
+            return Found::everything();
+        }
+        let search = &*SEARCH;
+        let mut slots = vec![false; search.slots];
+        for m in search.automaton.find_overlapping_iter(text) {
+            for slot in &search.keys[m.pattern().as_usize()] {
+                slots[*slot] = true;
+            }
+        }
+        Found { all: false, slots }
+    }
+
+    /// Every pattern runs (text the prefilter cannot vouch for, or a test comparing with it).
+    pub fn everything() -> Found {
+        Found { all: true, slots: Vec::new() }
+    }
+
+    pub fn is_everything(&self) -> bool {
+        self.all
+    }
+
+    pub fn has(&self, key: Key) -> bool {
+        self.all || self.slots[SEARCH.slot(key)]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_pattern_has_literals_to_be_found_by() {
+        for (key, pattern) in patterns() {
+            let literals = crate::scan::literals::necessary(pattern);
+            assert!(literals.is_some(), "{key:?} ({pattern}) has no literal: it would never run");
+            // A one-character literal is in nearly every file: such a trigger decides nothing.
+            assert!(literals.unwrap().iter().all(|w| w.len() >= 2), "{key:?} ({pattern})");
+        }
+    }
+
+    #[test]
+    fn found_keys_are_those_whose_literals_are_in_the_text() {
+        let found = Found::of("export GITHUB_TOKEN=x\n");
+        assert!(found.has(Key::SecretName));
+        assert!(!found.has(Key::Shape(0)));
+        assert!(Found::of("-----begin rsa private key-----").has(Key::Shape(0)));
+        assert!(Found::of("\u{212A}").is_everything());
+    }
+
+    fn shown(findings: &[crate::scan::Finding]) -> Vec<String> {
+        findings
+            .iter()
+            .map(|f| {
+                let at = (f.line, f.column, f.source_line);
+                format!("{} {:?} {at:?} {} | {}", f.rule.id, f.severity, f.message, f.matched)
+            })
+            .collect()
+    }
+
+    /// Every fixture file of the scanner's tests, and text made of the patterns' own pieces,
+    /// scanned with the prefilter and without it.
+    #[test]
+    fn the_prefiltered_scan_equals_the_full_one() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/scan");
+        let mut texts: Vec<(String, String)> = Vec::new();
+        for entry in walkdir::WalkDir::new(&root).sort_by_file_name().into_iter().flatten() {
+            if let Ok(text) = std::fs::read_to_string(entry.path()) {
+                let name = entry.path().strip_prefix(&root).unwrap().to_string_lossy().into_owned();
+                texts.push((name, text));
+            }
+        }
+        assert!(texts.len() > 50, "fixtures found: {}", texts.len());
+        // Each pattern's literals in running text, in prose and in code.
+        let pieces: String = patterns()
+            .iter()
+            .filter_map(|(_, p)| crate::scan::literals::necessary(p))
+            .flatten()
+            .map(|w| format!("Then {w} = \"AbC1dEf2GhI3jKl4MnO5pQr6\" now.\n"))
+            .collect();
+        texts.push(("pieces.md".into(), pieces.clone()));
+        texts.push(("pieces.py".into(), pieces.to_uppercase()));
+        let mut findings = 0;
+        for (name, text) in &texts {
+            let path = name.rsplit('/').next().unwrap_or(name).to_string();
+            let path = if name.contains("SKILL") || name.ends_with(".md") { path } else { format!("scripts/{path}") };
+            let filtered = crate::scan::scan_text_with(&path, text, false, Found::of(text));
+            let full = crate::scan::scan_text_with(&path, text, false, Found::everything());
+            assert_eq!(shown(&filtered), shown(&full), "{name}");
+            findings += full.len();
+        }
+        assert!(findings > 100, "the fixtures should give findings: {findings}");
+    }
+}
