@@ -6,7 +6,7 @@ use std::sync::LazyLock;
 use regex::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
 
 use super::Sink;
-use super::prefilter::{Found, Key};
+use super::found::{Found, Key};
 use super::rules::{RULES, Rule, Scope};
 use super::text::{Region, RegionKind, inline_code_spans, mentioned_spans};
 

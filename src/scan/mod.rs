@@ -10,6 +10,7 @@
 pub mod commands;
 pub mod destinations;
 pub mod flows;
+pub mod found;
 pub mod hidden;
 pub mod instructions;
 pub mod lines;
@@ -403,11 +404,11 @@ pub fn scan_skill(input: &SkillInput) -> ScanReport {
 
 /// Scans one file's text. `path` decides how the text is read (Markdown, script, config).
 pub fn scan_text(path: &str, text: &str, starts_with_bom: bool) -> Vec<Finding> {
-    scan_text_with(path, text, starts_with_bom, prefilter::Found::of(text))
+    scan_text_with(path, text, starts_with_bom, found::Found::of(text))
 }
 
 /// [`scan_text`] with the patterns the prefilter lets run (all of them, to compare).
-fn scan_text_with(path: &str, text: &str, starts_with_bom: bool, found: prefilter::Found) -> Vec<Finding> {
+fn scan_text_with(path: &str, text: &str, starts_with_bom: bool, found: found::Found) -> Vec<Finding> {
     let mut sink = Sink::new(path, text);
     let kind = text::FileKind::of(path, text);
     let regions = text::regions(text, kind);

@@ -10,38 +10,16 @@ use std::sync::LazyLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 
-/// What a trigger stands for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Key {
-    /// The first regex of the n-th line pattern ([`super::lines::first_patterns`]).
-    Line(usize),
-    /// The n-th secret shape ([`super::secrets::SHAPES`]).
-    Shape(usize),
-    /// The name of a credential ([`super::secrets::NAME_PATTERN`]).
-    SecretName,
-    /// A value after a secret's label ([`super::secrets::LABELLED_PATTERN`]).
-    SecretLabel,
-}
+use super::found::{FOLDS_TO_ASCII, Found, Key};
 
 struct Search {
     automaton: AhoCorasick,
-    /// The keys each literal stands for, by pattern id.
+    /// The slots (see [`Found`]) each literal stands for, by pattern id.
     keys: Vec<Vec<usize>>,
     /// How many keys there are (the slots of [`Found`]).
     slots: usize,
     lines: usize,
     shapes: usize,
-}
-
-impl Search {
-    fn slot(&self, key: Key) -> usize {
-        match key {
-            Key::Line(i) => i,
-            Key::Shape(i) => self.lines + i,
-            Key::SecretName => self.lines + self.shapes,
-            Key::SecretLabel => self.lines + self.shapes + 1,
-        }
-    }
 }
 
 /// Every pattern the prefilter stands for, with its key, in slot order.
@@ -81,16 +59,6 @@ static SEARCH: LazyLock<Search> = LazyLock::new(|| {
     Search { automaton, keys, slots: patterns.len(), lines, shapes }
 });
 
-/// The non-ASCII characters whose case folds to an ASCII letter: LONG S (s) and KELVIN SIGN (k).
-pub const FOLDS_TO_ASCII: [char; 2] = ['\u{17F}', '\u{212A}'];
-
-/// Which patterns may match in one file.
-pub struct Found {
-    /// Every pattern may: the prefilter is off for this text.
-    all: bool,
-    slots: Vec<bool>,
-}
-
 impl Found {
     /// One pass over `text`.
     pub fn of(text: &str) -> Found {
@@ -104,20 +72,7 @@ impl Found {
                 slots[*slot] = true;
             }
         }
-        Found { all: false, slots }
-    }
-
-    /// Every pattern runs (text the prefilter cannot vouch for, or a test comparing with it).
-    pub fn everything() -> Found {
-        Found { all: true, slots: Vec::new() }
-    }
-
-    pub fn is_everything(&self) -> bool {
-        self.all
-    }
-
-    pub fn has(&self, key: Key) -> bool {
-        self.all || self.slots[SEARCH.slot(key)]
+        Found::from_slots(slots, search.lines, search.shapes)
     }
 }
 

@@ -7,7 +7,7 @@ use std::sync::LazyLock;
 use regex::{Regex, RegexSet};
 
 use super::Sink;
-use super::prefilter::{Found, Key};
+use super::found::{Found, Key};
 use super::rules::Severity;
 
 /// (what it is, pattern). The first capture group, when present, is the secret part.

@@ -236,7 +236,7 @@ static SEARCH: LazyLock<Search> = LazyLock::new(|| {
 });
 
 /// The non-ASCII characters whose case folds to an ASCII letter: LONG S (s) and KELVIN SIGN (k).
-const FOLDS_TO_ASCII: [char; 2] = crate::scan::prefilter::FOLDS_TO_ASCII;
+const FOLDS_TO_ASCII: [char; 2] = crate::scan::found::FOLDS_TO_ASCII;
 
 /// Every keyword in `text`, overlapping ones too: (byte offset, its sets), in order. `None`
 /// when the text holds a character the case-insensitive patterns fold to ASCII: then every

@@ -1,0 +1,57 @@
+//! Which of the line and secret patterns may match in one file, as the prefilter
+//! (`prefilter`) found them: the readers ask it before they run a pattern.
+
+/// What a trigger stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Key {
+    /// The first regex of the n-th line pattern (`lines::first_patterns`).
+    Line(usize),
+    /// The n-th secret shape (`secrets::SHAPES`).
+    Shape(usize),
+    /// The name of a credential (`secrets::NAME_PATTERN`).
+    SecretName,
+    /// A value after a secret's label (`secrets::LABELLED_PATTERN`).
+    SecretLabel,
+}
+
+/// The non-ASCII characters whose case folds to an ASCII letter: LONG S (s) and KELVIN SIGN (k).
+pub const FOLDS_TO_ASCII: [char; 2] = ['\u{17F}', '\u{212A}'];
+
+/// Which patterns may match in one file.
+pub struct Found {
+    /// Every pattern may: the prefilter is off for this text.
+    all: bool,
+    /// By slot: the line patterns, then the secret shapes, then the name and the label.
+    slots: Vec<bool>,
+    lines: usize,
+    shapes: usize,
+}
+
+impl Found {
+    /// Every pattern runs (text the prefilter cannot vouch for, or a test comparing with it).
+    pub fn everything() -> Found {
+        Found { all: true, slots: Vec::new(), lines: 0, shapes: 0 }
+    }
+
+    pub fn is_everything(&self) -> bool {
+        self.all
+    }
+
+    pub fn has(&self, key: Key) -> bool {
+        self.all || self.slots[self.slot(key)]
+    }
+
+    /// What the search found, by slot, with the number of line patterns and secret shapes.
+    pub(super) fn from_slots(slots: Vec<bool>, lines: usize, shapes: usize) -> Found {
+        Found { all: false, slots, lines, shapes }
+    }
+
+    fn slot(&self, key: Key) -> usize {
+        match key {
+            Key::Line(i) => i,
+            Key::Shape(i) => self.lines + i,
+            Key::SecretName => self.lines + self.shapes,
+            Key::SecretLabel => self.lines + self.shapes + 1,
+        }
+    }
+}
