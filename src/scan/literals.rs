@@ -8,6 +8,7 @@
 //! literal (its case folds are Unicode's); the two non-ASCII characters that fold to ASCII
 //! letters are the prefilter's to guard against.
 
+use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 use regex_syntax::hir::{Class, Hir, HirKind};
 
 /// Literals one of which every match of `pattern` contains, lower-case ASCII; `None` when no
@@ -202,6 +203,40 @@ fn one_letter(class: &Class) -> Option<char> {
         letter = Some(c);
     }
     letter
+}
+
+/// Trigger words searched in one pass, each once, with the owners (patterns, keyword sets) it
+/// stands for: the prefilter's and the instruction reader's.
+pub struct WordSearch {
+    /// ASCII case-insensitive, as the patterns are; overlapping matches are reported.
+    pub automaton: AhoCorasick,
+    /// The owners of each word, by the automaton's pattern id.
+    pub owners: Vec<Vec<usize>>,
+}
+
+impl WordSearch {
+    /// The search for `owned`: each owner's index with its words.
+    pub fn new<'a>(owned: impl IntoIterator<Item = (usize, &'a [String])>) -> WordSearch {
+        let mut words: Vec<&str> = Vec::new();
+        let mut owners: Vec<Vec<usize>> = Vec::new();
+        for (owner, set) in owned {
+            for word in set {
+                let i = words.iter().position(|w| w == word).unwrap_or_else(|| {
+                    words.push(word);
+                    owners.push(Vec::new());
+                    words.len() - 1
+                });
+                owners[i].push(owner);
+            }
+        }
+        let automaton = AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::Standard)
+            .kind(Some(AhoCorasickKind::DFA))
+            .build(&words)
+            .expect("valid trigger words");
+        WordSearch { automaton, owners }
+    }
 }
 
 #[cfg(test)]

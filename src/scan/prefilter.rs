@@ -8,14 +8,12 @@
 
 use std::sync::LazyLock;
 
-use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
-
 use super::found::{FOLDS_TO_ASCII, Found, Key};
+use super::literals::WordSearch;
 
 struct Search {
-    automaton: AhoCorasick,
-    /// The slots (see [`Found`]) each literal stands for, by pattern id.
-    keys: Vec<Vec<usize>>,
+    /// The literals, each with the slots (see [`Found`]) it stands for.
+    words: WordSearch,
     /// How many keys there are (the slots of [`Found`]).
     slots: usize,
     lines: usize,
@@ -34,29 +32,15 @@ pub fn patterns() -> Vec<(Key, &'static str)> {
 
 static SEARCH: LazyLock<Search> = LazyLock::new(|| {
     let patterns = patterns();
-    let mut words: Vec<String> = Vec::new();
-    let mut keys: Vec<Vec<usize>> = Vec::new();
-    for (slot, (key, pattern)) in patterns.iter().enumerate() {
-        // A pattern without literals would never run: a test keeps the table free of them.
-        let literals = super::literals::necessary(pattern).unwrap_or_else(|| panic!("{key:?} has no literal"));
-        for word in literals {
-            let i = words.iter().position(|w| *w == word).unwrap_or_else(|| {
-                words.push(word);
-                keys.push(Vec::new());
-                words.len() - 1
-            });
-            keys[i].push(slot);
-        }
-    }
-    let automaton = AhoCorasick::builder()
-        .ascii_case_insensitive(true)
-        .match_kind(MatchKind::Standard)
-        .kind(Some(AhoCorasickKind::DFA))
-        .build(&words)
-        .expect("valid literals");
+    // A pattern without literals would never run: a test keeps the table free of them.
+    let literals: Vec<Vec<String>> = patterns
+        .iter()
+        .map(|(key, pattern)| super::literals::necessary(pattern).unwrap_or_else(|| panic!("{key:?} has no literal")))
+        .collect();
+    let words = WordSearch::new(literals.iter().map(Vec::as_slice).enumerate());
     let lines = patterns.iter().filter(|(k, _)| matches!(k, Key::Line(_))).count();
     let shapes = patterns.iter().filter(|(k, _)| matches!(k, Key::Shape(_))).count();
-    Search { automaton, keys, slots: patterns.len(), lines, shapes }
+    Search { words, slots: patterns.len(), lines, shapes }
 });
 
 impl Found {
@@ -67,8 +51,8 @@ impl Found {
         }
         let search = &*SEARCH;
         let mut slots = vec![false; search.slots];
-        for m in search.automaton.find_overlapping_iter(text) {
-            for slot in &search.keys[m.pattern().as_usize()] {
+        for m in search.words.automaton.find_overlapping_iter(text) {
+            for slot in &search.words.owners[m.pattern().as_usize()] {
                 slots[*slot] = true;
             }
         }

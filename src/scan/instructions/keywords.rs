@@ -10,11 +10,12 @@
 
 use std::sync::LazyLock;
 
-use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
+use aho_corasick::AhoCorasick;
 use regex::Regex;
 
 use super::lists::{FETCH_VERB, URL};
 use super::patterns::*;
+use crate::scan::literals::WordSearch;
 
 /// The patterns a sentence is searched for, each a part of a behaviour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -212,27 +213,13 @@ fn literal_sets() -> Vec<(Part, Vec<String>)> {
 static SEARCH: LazyLock<Search> = LazyLock::new(|| {
     let sets = literal_sets();
     assert!(sets.len() <= 64, "one bit per set");
-    let mut words: Vec<String> = Vec::new();
-    let mut found: Vec<Found> = Vec::new();
     let mut masks = [0u64; PARTS.len()];
-    for (bit, (part, set)) in sets.iter().enumerate() {
+    for (bit, (part, _)) in sets.iter().enumerate() {
         masks[*part as usize] |= 1 << bit;
-        for word in set {
-            let i = words.iter().position(|w| w == word).unwrap_or_else(|| {
-                words.push(word.clone());
-                found.push(Found::default());
-                words.len() - 1
-            });
-            found[i].0 |= 1 << bit;
-        }
     }
-    let automaton = AhoCorasick::builder()
-        .ascii_case_insensitive(true)
-        .match_kind(MatchKind::Standard)
-        .kind(Some(AhoCorasickKind::DFA))
-        .build(&words)
-        .expect("valid keywords");
-    Search { automaton, sets: found, masks }
+    let words = WordSearch::new(sets.iter().map(|(_, set)| set.as_slice()).enumerate());
+    let found = words.owners.iter().map(|bits| Found(bits.iter().fold(0, |mask, bit| mask | 1 << bit))).collect();
+    Search { automaton: words.automaton, sets: found, masks }
 });
 
 /// The non-ASCII characters whose case folds to an ASCII letter: LONG S (s) and KELVIN SIGN (k).
