@@ -40,10 +40,14 @@ pub struct Shown<'a> {
 /// cache, so that a build makes only the changed skills' cards to key them.
 #[derive(Default)]
 pub struct ShownMemo {
-    pub by_skill: crate::FastMap<Hash, Hash>,
+    pub by_skill: ShownKeys,
     /// Whether the last build changed it (a skill's card was made again, or a skill is gone).
     pub changed: bool,
 }
+
+/// The shown keys by input key, as the cache stores them: hashes as bytes.
+#[derive(Default, Serialize, serde::Deserialize)]
+pub struct ShownKeys(#[serde(with = "crate::hash::bin::map")] pub crate::FastMap<Hash, Hash>);
 
 /// Another skill as a page shows it: its card and row, standing in the page's input as their
 /// key ([`shown_key`]).
@@ -76,7 +80,7 @@ impl<'a> Shown<'a> {
     pub fn new(facts: &'a FactKeys<'a>, program: &'a Hash, memo: &mut ShownMemo) -> Shown<'a> {
         let count = facts.skills.len();
         let mut shown = Shown { facts, program, made: (0..count).map(|_| OnceLock::new()).collect(), keys: Vec::new() };
-        let earlier = &memo.by_skill;
+        let earlier = &memo.by_skill.0;
         let keyed: Vec<(Hash, Hash, bool)> = (0..count)
             .into_par_iter()
             .map(|i| {
@@ -92,8 +96,8 @@ impl<'a> Shown<'a> {
             .collect();
         let made_again = keyed.iter().any(|&(_, _, made)| made);
         let by_skill: crate::FastMap<Hash, Hash> = keyed.iter().map(|&(input, key, _)| (input, key)).collect();
-        memo.changed = made_again || by_skill.len() != memo.by_skill.len();
-        crate::drop_later(std::mem::replace(&mut memo.by_skill, by_skill));
+        memo.changed = made_again || by_skill.len() != memo.by_skill.0.len();
+        crate::drop_later(std::mem::replace(&mut memo.by_skill.0, by_skill));
         shown.keys = keyed.into_iter().map(|(_, key, _)| key).collect();
         shown
     }

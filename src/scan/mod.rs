@@ -347,6 +347,32 @@ pub(crate) fn ascii_boundaries(pattern: &str) -> String {
     pattern.replace(r"\b", r"(?-u:\b)")
 }
 
+/// A rule's pattern as written, compiled ([`rule_regex`]) the first time it is matched: the
+/// literals a search finds it by are read from its text, so a process that scans one skill
+/// compiles only the patterns that skill's words call for.
+pub(crate) struct RulePattern {
+    source: &'static str,
+    compiled: std::sync::OnceLock<regex::Regex>,
+}
+
+impl RulePattern {
+    pub(crate) const fn new(source: &'static str) -> RulePattern {
+        RulePattern { source, compiled: std::sync::OnceLock::new() }
+    }
+
+    /// The pattern as [`rule_regex`] compiles it (ASCII word boundaries), without compiling it.
+    pub(crate) fn as_compiled_str(&self) -> String {
+        ascii_boundaries(self.source)
+    }
+}
+
+impl std::ops::Deref for RulePattern {
+    type Target = regex::Regex;
+    fn deref(&self) -> &regex::Regex {
+        self.compiled.get_or_init(|| rule_regex(self.source))
+    }
+}
+
 /// A rule's pattern compiled as the readers use them: case-insensitive, ASCII word boundaries.
 pub(crate) fn rule_regex(pattern: &str) -> regex::Regex {
     regex::RegexBuilder::new(&ascii_boundaries(pattern)).case_insensitive(true).build().expect("valid regex")

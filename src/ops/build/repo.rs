@@ -220,8 +220,10 @@ pub(super) struct LoadedSkill {
     pub(super) name: String,
     pub(super) description: String,
     pub(super) reading: parse::Reading,
+    #[serde(with = "crate::hash::bin::option")]
     pub(super) content_hash: Option<[u8; 32]>,
     pub(super) text_hash: u64,
+    #[serde(with = "crate::hash::bin")]
     pub(super) similar_digest: Hash,
     /// What only the skill's page reads, left packed: a build decodes only the skills whose
     /// pages it renders again (and every skill's headings, when it ranks similar skills again).

@@ -10,8 +10,8 @@
 
 use std::sync::LazyLock;
 
+use crate::scan::RulePattern;
 use aho_corasick::AhoCorasick;
-use regex::Regex;
 
 use super::lists::{FETCH_VERB, URL};
 use super::patterns::*;
@@ -60,7 +60,7 @@ const PARTS: [Part; 16] = [
 ];
 
 /// The pattern a part stands for.
-fn pattern(part: Part) -> &'static Regex {
+fn pattern(part: Part) -> &'static RulePattern {
     match part {
         Part::Cred => &CRED_OBJECT,
         Part::EnvAll => &ENV_ALL,
@@ -203,7 +203,7 @@ struct Search {
 fn literal_sets() -> Vec<(Part, Vec<String>)> {
     let mut out = Vec::new();
     for part in PARTS {
-        let sets = crate::scan::literals::necessary_all(pattern(part).as_str(), SETS_PER_PATTERN)
+        let sets = crate::scan::literals::necessary_all(&pattern(part).as_compiled_str(), SETS_PER_PATTERN)
             .unwrap_or_else(|| panic!("{part:?}: no literal to find it by"));
         out.extend(sets.into_iter().map(|set| (part, set)));
     }

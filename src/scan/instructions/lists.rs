@@ -4,18 +4,16 @@
 
 use super::grammar::commanded;
 use super::patterns::{CAUTION, PASSWORD_ARCHIVE, PROGRAM_WORD, RUN_VERB};
+use crate::scan::RulePattern;
 use crate::scan::Sink;
 use crate::scan::destinations;
-use crate::scan::rule_regex as re;
 use crate::scan::rules::Severity;
-use regex::Regex;
-use std::sync::LazyLock;
 
 /// How far a list is followed from the item that says to download: a few short items.
 const WINDOW_BYTES: usize = 600;
 
-pub(super) static FETCH_VERB: LazyLock<Regex> = LazyLock::new(|| re(r"\b(download|install|fetch|grab|save)\b"));
-pub(super) static URL: LazyLock<Regex> = LazyLock::new(|| re(r#"(https?|ftp)://[^\s"'`<>)]+"#));
+pub(super) static FETCH_VERB: RulePattern = RulePattern::new(r"\b(download|install|fetch|grab|save)\b");
+pub(super) static URL: RulePattern = RulePattern::new(r#"(https?|ftp)://[^\s"'`<>)]+"#);
 
 /// Whether a line (or a sentence that starts one) begins a list item: `-`, `*`, `+`, `1.`, `1)`.
 fn starts_item(text: &str) -> bool {

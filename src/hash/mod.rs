@@ -2,6 +2,8 @@
 //! fed in pieces, and the hash of a value's serialized bytes ([`of`]). Pure functions of bytes
 //! and values; the stages, the writer and the reuse machinery all hash with these.
 
+pub mod bin;
+
 /// A content hash (the first 128 bits of blake3), of a file or of what a page was rendered from.
 pub type Hash = [u8; 16];
 
