@@ -36,8 +36,10 @@ const KINDS: &[(&str, &str)] = &[
     ),
 ];
 
+/// An ASCII word boundary: a Unicode one makes the regex engine leave its fast DFA on
+/// non-ASCII text, and the schemes start with ASCII letters.
 static URL: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"(?i)\b(?:https?|wss?|ftp)://[^\s"'`<>)\]\\]+"#).expect("valid"));
+    LazyLock::new(|| Regex::new(r#"(?i)(?-u:\b)(?:https?|wss?|ftp)://[^\s"'`<>)\]\\]+"#).expect("valid"));
 /// Every kind's host pattern in one set: a URL is matched once, not once per kind.
 static HOSTS: LazyLock<RegexSet> =
     LazyLock::new(|| RegexSetBuilder::new(KINDS.iter().map(|(_, p)| p)).case_insensitive(true).build().expect("valid"));

@@ -210,7 +210,8 @@ impl ScanReport {
 pub struct Sink<'a> {
     pub file: &'a str,
     pub text: &'a str,
-    lines: text::LineIndex,
+    /// Made when the first finding is placed: most files have none.
+    lines: std::cell::OnceCell<text::LineIndex>,
     findings: Vec<Finding>,
     seen: HashSet<(&'static str, usize, usize)>,
     once: HashSet<&'static str>,
@@ -221,7 +222,7 @@ impl<'a> Sink<'a> {
         Sink {
             file,
             text,
-            lines: text::LineIndex::new(text),
+            lines: std::cell::OnceCell::new(),
             findings: Vec::new(),
             seen: HashSet::new(),
             once: HashSet::new(),
@@ -309,7 +310,7 @@ impl<'a> Sink<'a> {
         let at = floor_boundary(self.text, at.min(self.text.len()));
         let start = floor_boundary(self.text, start.min(at));
         let end = floor_boundary(self.text, end.clamp(at, self.text.len()));
-        let (line, column) = self.lines.position(self.text, at);
+        let (line, column) = self.lines.get_or_init(|| text::LineIndex::new(self.text)).position(self.text, at);
         if !self.seen.insert((rule.id, line, column)) {
             return;
         }
@@ -382,7 +383,7 @@ pub(crate) fn rule_regex(pattern: &str) -> regex::Regex {
 pub fn scan_skill(input: &SkillInput) -> ScanReport {
     let mut report = ScanReport::default();
     let mut parsed_here = None;
-    let mut skill_text: Option<String> = None;
+    let mut skill_text: Option<std::borrow::Cow<str>> = None;
     for file in input.files {
         let bytes = match &file.content {
             FileContent::Bytes(bytes) => bytes,
@@ -395,7 +396,7 @@ pub fn scan_skill(input: &SkillInput) -> ScanReport {
             report.skipped.push(Skipped { file: file.path.clone(), reason: SkipReason::Binary });
             continue;
         }
-        let (decoded, _) = crate::parse::decode(bytes);
+        let decoded = decoded_text(bytes);
         let starts_with_bom = bytes.starts_with(&[0xEF, 0xBB, 0xBF]) || bytes.starts_with(&[0xFF, 0xFE]);
         let is_skill_file = file.path == input.skill_file;
         report.files_scanned += 1;
@@ -426,6 +427,15 @@ pub fn scan_skill(input: &SkillInput) -> ScanReport {
     dedupe_secret_names(&mut report.findings);
     report.findings.sort_by(|a, b| (&a.file, a.line, a.column, a.rule.id).cmp(&(&b.file, b.line, b.column, b.rule.id)));
     report
+}
+
+/// The text of a file as [`crate::parse::decode`] reads it, borrowed when the bytes are
+/// UTF-8 without a BOM already (most files): no copy of them is made.
+fn decoded_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) if !text.starts_with('\u{FEFF}') => std::borrow::Cow::Borrowed(text),
+        _ => std::borrow::Cow::Owned(crate::parse::decode(bytes).0),
+    }
 }
 
 /// Scans one file's text. `path` decides how the text is read (Markdown, script, config).
