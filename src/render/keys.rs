@@ -8,7 +8,8 @@
 //! What makes that cheap enough to do for every page of every build:
 //! - a value that many inputs share (a skill's facts, a repository's, the page frame) is
 //!   hashed once per build and stands in the inputs as a [`Keyed`] value, which serializes as
-//!   its hash;
+//!   its hash; a skill's facts that reading its folder yields stand as the key they were read
+//!   under ([`SkillFactsKey`]), as its SKILL.md text does;
 //! - another skill shown on a page stands as the key of its card and row (`shown::ShownOf`),
 //!   which a memo keeps by the key of what they are made of, so that an unchanged skill's card
 //!   is not made again to be keyed;
@@ -25,6 +26,8 @@ use serde::{Serialize, Serializer};
 use crate::hash::Hash;
 use crate::model::{Catalog, Repo, Skill};
 
+use super::SkillTexts;
+
 /// A value and the hash of its serialized bytes ([`crate::hash::of`]), made from the value
 /// itself: an input that holds it serializes as the hash, and reads the value through it.
 pub struct Keyed<'a, T: ?Sized> {
@@ -40,6 +43,11 @@ impl<'a, T: Serialize + ?Sized> Keyed<'a, T> {
 }
 
 impl<'a, T: ?Sized> Keyed<'a, T> {
+    /// `value`, standing as `key`: the hash of the inputs `value` is a function of.
+    fn standing_as(value: &'a T, key: Hash) -> Keyed<'a, T> {
+        Keyed { value, key }
+    }
+
     pub fn key(&self) -> &Hash {
         &self.key
     }
@@ -70,17 +78,24 @@ impl<T: ?Sized> Serialize for Keyed<'_, T> {
     }
 }
 
-/// Every skill's and every repository's facts, keyed once per build: the model's own structs,
-/// serialized whole.
+/// Every skill's and every repository's facts, keyed once per build: a repository's struct
+/// serialized whole, a skill's as [`SkillFactsKey`].
 pub struct FactKeys<'a> {
     pub skills: Vec<Keyed<'a, Skill>>,
     pub repos: Vec<Keyed<'a, Repo>>,
 }
 
 impl<'a> FactKeys<'a> {
-    pub fn new(catalog: &'a Catalog) -> FactKeys<'a> {
+    /// `texts` names the key each skill was read under.
+    pub fn new(catalog: &'a Catalog, texts: &dyn SkillTexts) -> FactKeys<'a> {
         let (skills, repos) = rayon::join(
-            || catalog.skills.par_iter().map(|skill| Keyed::new("skill", skill)).collect(),
+            || {
+                let skill_key = |(index, skill)| {
+                    let key = crate::hash::of("skill", &SkillFactsKey::of(skill, texts.source_key(index)));
+                    Keyed::standing_as(skill, key)
+                };
+                catalog.skills.par_iter().enumerate().map(skill_key).collect()
+            },
             || catalog.repos.par_iter().map(|repo| Keyed::new("repo", repo)).collect(),
         );
         FactKeys { skills, repos }
@@ -90,6 +105,43 @@ impl<'a> FactKeys<'a> {
     pub fn skill(&self, index: usize) -> (Keyed<'a, Skill>, Keyed<'a, Repo>) {
         let skill = self.skills[index];
         (skill, self.repos[skill.repo])
+    }
+}
+
+/// What a skill's facts are keyed by: the key its folder was read under, of which every fact
+/// that reading yields is a function (the build's skill cache rests on the same: a skill
+/// whose key is unchanged is not read again), and the facts the build sets after reading.
+/// Hashing that rather than the facts themselves spares walking every skill's analysis on
+/// every build: at 10,000 skills, 12 MB serialized into the hasher.
+#[derive(Serialize)]
+pub struct SkillFactsKey<'a> {
+    read_under: &'a str,
+    slug: &'a str,
+    dir: &'a crate::discover::SkillDir,
+    history: &'a crate::model::SkillHistory,
+    copies: &'a crate::relate::copies::Copies,
+}
+
+impl<'a> SkillFactsKey<'a> {
+    pub fn of(skill: &'a Skill, read_under: &'a str) -> SkillFactsKey<'a> {
+        // Every field, no `..`: a field added to `Skill` must be placed here, or named as one
+        // that reading yields. `repo` is keyed apart (every input holds the repository).
+        let Skill {
+            repo: _,
+            slug,
+            dir,
+            compatibility: _,
+            body_start: _,
+            analysis: _,
+            verdict: _,
+            name: _,
+            description: _,
+            reading: _,
+            topics: _,
+            history,
+            copies,
+        } = skill;
+        SkillFactsKey { read_under, slug, dir, history, copies }
     }
 }
 

@@ -239,7 +239,7 @@ pub fn render_site(
     }
 
     // Skill pages: the bulk of the work, one per skill, in parallel.
-    let facts = keys::FactKeys::new(catalog);
+    let facts = keys::FactKeys::new(catalog, texts);
     let shown = shown::Shown::new(&facts, &renderer.program, shown_memo);
     let all = listing::skills_by_title(catalog);
     let title_rank = listing::title_ranks(&all);
