@@ -153,7 +153,7 @@ pub fn read_text(path: &Path) -> Option<String> {
     if meta.len() > MAX_LICENSE_BYTES {
         return None;
     }
-    std::fs::read(path).ok().map(|bytes| parse::decode(&bytes).0)
+    std::fs::read(path).ok().map(|bytes| parse::decode(&bytes).0.into_owned())
 }
 
 #[cfg(test)]

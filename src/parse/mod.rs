@@ -7,6 +7,7 @@ mod guard;
 mod lenient;
 pub mod markdown;
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use crate::diag::Diagnostic;
@@ -83,7 +84,7 @@ pub fn parse_skill(path: &Path, bytes: &[u8]) -> Result<ParsedSkill, Diagnostic>
     let body_start = text.len() - split.body.len();
     let body_line = split.body_line;
     let outline = markdown::outline(&text[body_start..], body_line);
-    Ok(ParsedSkill { frontmatter, text, body_start, body_line, outline, diagnostics, reading })
+    Ok(ParsedSkill { frontmatter, text: text.into_owned(), body_start, body_line, outline, diagnostics, reading })
 }
 
 /// Why a decoded SKILL.md is no Markdown any agent reads, and the line that shows it.
@@ -130,8 +131,9 @@ pub fn too_large(path: &Path, size: u64) -> Diagnostic {
 }
 
 /// Decodes UTF-8 (with or without BOM) and UTF-16 with a BOM; anything else is read lossily.
-/// Returns the text and whether bytes had to be replaced.
-pub fn decode(bytes: &[u8]) -> (String, bool) {
+/// Returns the text, borrowed from `bytes` when they are valid UTF-8 (most files: no copy is
+/// made), and whether bytes had to be replaced.
+pub fn decode(bytes: &[u8]) -> (Cow<'_, str>, bool) {
     let utf16 = |le: bool| {
         let units = bytes[2..]
             .chunks_exact(2)
@@ -145,7 +147,7 @@ pub fn decode(bytes: &[u8]) -> (String, bool) {
                 })
             })
             .collect::<String>();
-        (text, lossy)
+        (Cow::Owned(text), lossy)
     };
     match bytes {
         [0xEF, 0xBB, 0xBF, rest @ ..] => lossy_utf8(rest),
@@ -155,10 +157,10 @@ pub fn decode(bytes: &[u8]) -> (String, bool) {
     }
 }
 
-fn lossy_utf8(bytes: &[u8]) -> (String, bool) {
+fn lossy_utf8(bytes: &[u8]) -> (Cow<'_, str>, bool) {
     match std::str::from_utf8(bytes) {
-        Ok(text) => (text.to_string(), false),
-        Err(_) => (String::from_utf8_lossy(bytes).into_owned(), true),
+        Ok(text) => (Cow::Borrowed(text), false),
+        Err(_) => (String::from_utf8_lossy(bytes), true),
     }
 }
 
@@ -168,10 +170,10 @@ mod tests {
 
     #[test]
     fn decodes_boms_and_utf16() {
-        assert_eq!(decode(b"\xEF\xBB\xBFhi"), ("hi".to_string(), false));
+        assert_eq!(decode(b"\xEF\xBB\xBFhi"), (Cow::Borrowed("hi"), false));
         let utf16: Vec<u8> =
             [0xFF, 0xFE].into_iter().chain("hé".encode_utf16().flat_map(|u| u.to_le_bytes())).collect();
-        assert_eq!(decode(&utf16), ("hé".to_string(), false));
+        assert_eq!(decode(&utf16), (Cow::Owned("hé".to_string()), false));
         assert!(decode(b"a\xFFb").1);
     }
 

@@ -396,7 +396,7 @@ pub fn scan_skill(input: &SkillInput) -> ScanReport {
             report.skipped.push(Skipped { file: file.path.clone(), reason: SkipReason::Binary });
             continue;
         }
-        let decoded = decoded_text(bytes);
+        let (decoded, _) = crate::parse::decode(bytes);
         let starts_with_bom = bytes.starts_with(&[0xEF, 0xBB, 0xBF]) || bytes.starts_with(&[0xFF, 0xFE]);
         let is_skill_file = file.path == input.skill_file;
         report.files_scanned += 1;
@@ -427,15 +427,6 @@ pub fn scan_skill(input: &SkillInput) -> ScanReport {
     dedupe_secret_names(&mut report.findings);
     report.findings.sort_by(|a, b| (&a.file, a.line, a.column, a.rule.id).cmp(&(&b.file, b.line, b.column, b.rule.id)));
     report
-}
-
-/// The text of a file as [`crate::parse::decode`] reads it, borrowed when the bytes are
-/// UTF-8 without a BOM already (most files): no copy of them is made.
-fn decoded_text(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
-    match std::str::from_utf8(bytes) {
-        Ok(text) if !text.starts_with('\u{FEFF}') => std::borrow::Cow::Borrowed(text),
-        _ => std::borrow::Cow::Owned(crate::parse::decode(bytes).0),
-    }
 }
 
 /// Scans one file's text. `path` decides how the text is read (Markdown, script, config).

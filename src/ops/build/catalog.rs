@@ -55,7 +55,8 @@ impl render::SkillTexts for Texts<'_> {
         let skill = &self.catalog.skills[index];
         let source = &self.sources[index];
         source.text.read().or_else(|err| {
-            let again = std::fs::read(skill.dir.skill_file_path()).ok().map(|bytes| parse::decode(&bytes).0);
+            let again =
+                std::fs::read(skill.dir.skill_file_path()).ok().map(|bytes| parse::decode(&bytes).0.into_owned());
             match again {
                 Some(text) if relate::text_hash(&text) == source.text_hash => Ok(std::borrow::Cow::Owned(text)),
                 _ => Err(err),
