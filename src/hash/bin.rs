@@ -103,7 +103,7 @@ impl<'de, const N: usize> serde::Deserialize<'de> for FromBin<N> {
     }
 }
 
-/// Exactly `N` bytes; a sequence of `N` numbers is read too.
+/// Exactly `N` bytes.
 struct Fixed<const N: usize>;
 
 impl<'de, const N: usize> Visitor<'de> for Fixed<N> {
@@ -113,13 +113,6 @@ impl<'de, const N: usize> Visitor<'de> for Fixed<N> {
     }
     fn visit_bytes<E: Error>(self, bytes: &[u8]) -> Result<Self::Value, E> {
         bytes.try_into().map_err(|_| E::invalid_length(bytes.len(), &self))
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        let mut out = [0u8; N];
-        for (i, byte) in out.iter_mut().enumerate() {
-            *byte = seq.next_element()?.ok_or_else(|| A::Error::invalid_length(i, &self))?;
-        }
-        Ok(out)
     }
 }
 

@@ -114,7 +114,7 @@ impl<'a> FactKeys<'a> {
 /// Hashing that rather than the facts themselves spares walking every skill's analysis on
 /// every build: at 10,000 skills, 12 MB serialized into the hasher.
 #[derive(Serialize)]
-pub struct SkillFactsKey<'a> {
+struct SkillFactsKey<'a> {
     read_under: &'a str,
     slug: &'a str,
     dir: &'a crate::discover::SkillDir,
@@ -123,7 +123,7 @@ pub struct SkillFactsKey<'a> {
 }
 
 impl<'a> SkillFactsKey<'a> {
-    pub fn of(skill: &'a Skill, read_under: &'a str) -> SkillFactsKey<'a> {
+    fn of(skill: &'a Skill, read_under: &'a str) -> SkillFactsKey<'a> {
         // Every field, no `..`: a field added to `Skill` must be placed here, or named as one
         // that reading yields. `repo` is keyed apart (every input holds the repository).
         let Skill {

@@ -1,7 +1,7 @@
 //! The vocabulary of the instruction reader: the patterns a sentence is matched against, one
 //! per part of a behaviour (a verb, an object, a destination, a flag). Case-insensitive, with
-//! ASCII word boundaries ([`crate::scan::rule_regex`]), each compiled when first matched. Each has a keyword group in
-//! [`super::keywords`] that any of its matches contains.
+//! ASCII word boundaries ([`crate::scan::rule_regex`]), each compiled when first matched. Each
+//! has a keyword group in [`super::keywords`] that any of its matches contains.
 
 use crate::scan::RulePattern;
 
