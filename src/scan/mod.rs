@@ -210,8 +210,8 @@ impl ScanReport {
 pub struct Sink<'a> {
     pub file: &'a str,
     pub text: &'a str,
-    /// Made when the first finding is placed: most files have none.
-    lines: std::cell::OnceCell<text::LineIndex>,
+    /// Filled as findings are placed: most files have none.
+    lines: text::LineIndex,
     findings: Vec<Finding>,
     seen: HashSet<(&'static str, usize, usize)>,
     once: HashSet<&'static str>,
@@ -222,7 +222,7 @@ impl<'a> Sink<'a> {
         Sink {
             file,
             text,
-            lines: std::cell::OnceCell::new(),
+            lines: text::LineIndex::default(),
             findings: Vec::new(),
             seen: HashSet::new(),
             once: HashSet::new(),
@@ -310,7 +310,7 @@ impl<'a> Sink<'a> {
         let at = floor_boundary(self.text, at.min(self.text.len()));
         let start = floor_boundary(self.text, start.min(at));
         let end = floor_boundary(self.text, end.clamp(at, self.text.len()));
-        let (line, column) = self.lines.get_or_init(|| text::LineIndex::new(self.text)).position(self.text, at);
+        let (line, column) = self.lines.position(self.text, at);
         if !self.seen.insert((rule.id, line, column)) {
             return;
         }

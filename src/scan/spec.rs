@@ -30,16 +30,19 @@ pub fn check(sink: &mut Sink, parsed: Result<&ParsedSkill, String>, folder_name:
     let split = split(text);
     let yaml = split.yaml.unwrap_or("");
     let yaml_start = split.yaml.map_or(0, |y| y.as_ptr() as usize - text.as_ptr() as usize);
+    // The frontmatter's lines, split once: each key is looked up in them.
+    let mut yaml_lines = Vec::new();
+    let mut offset = yaml_start;
+    for line in yaml.split_inclusive('\n') {
+        yaml_lines.push((offset, line));
+        offset += line.len();
+    }
     // Byte range of a top-level key's line.
     let key_at = |key: &str| -> (usize, usize) {
-        let mut offset = yaml_start;
-        for line in yaml.split_inclusive('\n') {
-            if line.strip_prefix(key).is_some_and(|rest| rest.trim_start().starts_with(':')) {
-                return (offset, offset + line.trim_end().len());
-            }
-            offset += line.len();
-        }
-        (0, 0)
+        yaml_lines
+            .iter()
+            .find(|(_, line)| line.strip_prefix(key).is_some_and(|rest| rest.trim_start().starts_with(':')))
+            .map_or((0, 0), |(offset, line)| (*offset, offset + line.trim_end().len()))
     };
     let fm = &parsed.frontmatter;
 

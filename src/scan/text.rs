@@ -214,23 +214,29 @@ pub fn mentioned_spans(line: &str) -> Vec<(usize, usize)> {
     spans
 }
 
-/// Maps byte offsets to 1-based (line, column); the column counts characters.
+/// Maps byte offsets to 1-based (line, column); the column counts characters. Lines are found
+/// only as far as the furthest offset asked for: most findings (the frontmatter's) sit near
+/// the top of a file.
+#[derive(Default)]
 pub struct LineIndex {
+    /// The start of every line before `scanned`, after the first line's 0.
     starts: Vec<usize>,
+    scanned: usize,
 }
 
 impl LineIndex {
-    pub fn new(text: &str) -> Self {
-        let mut starts = vec![0];
-        starts.extend(text.bytes().enumerate().filter(|(_, b)| *b == b'\n').map(|(i, _)| i + 1));
-        LineIndex { starts }
-    }
-
-    pub fn position(&self, text: &str, offset: usize) -> (usize, usize) {
-        let line = self.starts.partition_point(|&s| s <= offset).max(1);
-        let start = self.starts[line - 1];
+    pub fn position(&mut self, text: &str, offset: usize) -> (usize, usize) {
+        let offset = offset.min(text.len());
+        if offset > self.scanned {
+            let newlines = text.as_bytes()[self.scanned..offset].iter().enumerate().filter(|(_, b)| **b == b'\n');
+            let base = self.scanned;
+            self.starts.extend(newlines.map(|(i, _)| base + i + 1));
+            self.scanned = offset;
+        }
+        let line = self.starts.partition_point(|&s| s <= offset);
+        let start = if line == 0 { 0 } else { self.starts[line - 1] };
         let column = text.get(start..offset).map(|s| s.chars().count()).unwrap_or(0) + 1;
-        (line, column)
+        (line + 1, column)
     }
 }
 
@@ -254,9 +260,14 @@ pub fn is_invisible(c: char) -> bool {
 /// characters, invisible characters as `<U+XXXX>`.
 pub fn visible(text: &str) -> String {
     const MAX: usize = 120;
+    let text = text.trim();
+    // Printable ASCII shows as it is: most matched text, and no character to look up.
+    if text.bytes().all(|b| (0x20..0x7F).contains(&b)) {
+        return if text.len() <= MAX { text.to_string() } else { format!("{}…", &text[..MAX]) };
+    }
     let mut out = String::new();
     let mut shown = 0;
-    for c in text.trim().chars() {
+    for c in text.chars() {
         if shown >= MAX {
             out.push('…');
             break;
@@ -315,9 +326,17 @@ mod tests {
     #[test]
     fn positions_count_characters() {
         let text = "ab\né\u{200B}x";
-        let index = LineIndex::new(text);
+        let mut index = LineIndex::default();
         assert_eq!(index.position(text, 0), (1, 1));
         assert_eq!(index.position(text, text.find('\u{200B}').unwrap()), (2, 2));
+        // Asked for out of order, past a line already counted, and at the end.
+        assert_eq!(index.position(text, 3), (2, 1));
+        assert_eq!(index.position(text, 2), (1, 3));
+        assert_eq!(index.position(text, text.len()), (2, 4));
+        let mut fresh = LineIndex::default();
+        assert_eq!(fresh.position(text, text.len()), (2, 4));
+        assert_eq!(visible("x".repeat(121).as_str()), format!("{}…", "x".repeat(120)));
+        assert_eq!(visible(&"x".repeat(120)), "x".repeat(120));
         assert_eq!(visible("  a\u{202E}b\t\n"), "a<U+202E>b");
         assert!(visible(&"x".repeat(500)).ends_with('…'));
     }

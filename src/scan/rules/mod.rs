@@ -530,9 +530,13 @@ const fn spec_rule(
     whole_file_rule(id, Category::Spec, severity, title, why, fix)
 }
 
+/// Each rule by its id: findings name their rule by id, a few for every skill scanned.
+static BY_ID: std::sync::LazyLock<std::collections::HashMap<&'static str, &'static Rule>> =
+    std::sync::LazyLock::new(|| RULES.iter().map(|r| (r.id, r)).collect());
+
 /// The rule with this id.
 pub fn rule(id: &str) -> Option<&'static Rule> {
-    RULES.iter().find(|r| r.id == id)
+    BY_ID.get(id).copied()
 }
 
 /// The rule with this id, for ids the scanner's own code emits.
