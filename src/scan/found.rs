@@ -21,8 +21,9 @@ pub const FOLDS_TO_ASCII: [char; 2] = ['\u{17F}', '\u{212A}'];
 pub struct Found {
     /// Every pattern may: the prefilter is off for this text.
     all: bool,
-    /// By slot: the line patterns, then the secret shapes, then the name and the label.
-    slots: Vec<bool>,
+    /// By slot (the line patterns, then the secret shapes, then the name and the label): where
+    /// the first of its literals starts and the last ends, when any is in the text.
+    slots: Vec<Option<(usize, usize)>>,
     lines: usize,
     shapes: usize,
 }
@@ -38,11 +39,24 @@ impl Found {
     }
 
     pub fn has(&self, key: Key) -> bool {
-        self.all || self.slots[self.slot(key)]
+        self.all || self.slots[self.slot(key)].is_some()
+    }
+
+    /// The stretch of `text` from the start of the line where the key's first literal is to
+    /// the end of the line where its last one is (all of it when the prefilter is off): a
+    /// match of a line pattern holds one of its literals, so it lies on the lines they are on.
+    pub fn lines_of(&self, key: Key, text: &str) -> Option<(usize, usize)> {
+        if self.all {
+            return Some((0, text.len()));
+        }
+        let (first, last) = self.slots[self.slot(key)]?;
+        let start = text[..first].rfind('\n').map_or(0, |i| i + 1);
+        let end = text[last..].find('\n').map_or(text.len(), |i| last + i);
+        Some((start, end))
     }
 
     /// What the search found, by slot, with the number of line patterns and secret shapes.
-    pub(super) fn from_slots(slots: Vec<bool>, lines: usize, shapes: usize) -> Found {
+    pub(super) fn from_slots(slots: Vec<Option<(usize, usize)>>, lines: usize, shapes: usize) -> Found {
         Found { all: false, slots, lines, shapes }
     }
 

@@ -78,7 +78,8 @@ pub fn check(sink: &mut Sink, regions: &[Region], found: &Found) {
         let (rule_index, pattern_index) = table.index[candidate];
         let compiled = &table.rules[rule_index];
         let regexes = &compiled.patterns[pattern_index];
-        for m in regexes[0].find_iter(text) {
+        let Some((start, end)) = found.lines_of(Key::Line(candidate), text) else { continue };
+        for m in matches_from(&regexes[0], &text[..end], start) {
             let line_start = text[..m.start()].rfind('\n').map_or(0, |i| i + 1);
             let line_end = text[m.start()..].find('\n').map_or(text.len(), |i| m.start() + i);
             let line = &text[line_start..line_end];
@@ -91,6 +92,23 @@ pub fn check(sink: &mut Sink, regions: &[Region], found: &Found) {
             }
         }
     }
+}
+
+/// The matches of `re` in `text` that start at `start` or after, read with what comes before
+/// `start` as their context (a word boundary there is one in the whole text).
+fn matches_from<'t>(re: &Regex, text: &'t str, mut start: usize) -> impl Iterator<Item = regex::Match<'t>> {
+    std::iter::from_fn(move || {
+        if start > text.len() {
+            return None;
+        }
+        let m = re.find_at(text, start)?;
+        start = m.end();
+        if m.is_empty() {
+            // Past an empty match, on to the next character.
+            start = text[start..].chars().next().map_or(text.len() + 1, |c| start + c.len_utf8());
+        }
+        Some(m)
+    })
 }
 
 fn region_at(regions: &[Region], offset: usize) -> Option<&Region> {

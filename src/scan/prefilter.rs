@@ -50,10 +50,11 @@ impl Found {
             return Found::everything();
         }
         let search = &*SEARCH;
-        let mut slots = vec![false; search.slots];
+        let mut slots: Vec<Option<(usize, usize)>> = vec![None; search.slots];
         for m in search.words.automaton.find_overlapping_iter(text) {
             for slot in &search.words.owners[m.pattern().as_usize()] {
-                slots[*slot] = true;
+                let span = slots[*slot].get_or_insert((m.start(), m.end()));
+                span.1 = span.1.max(m.end());
             }
         }
         Found::from_slots(slots, search.lines, search.shapes)

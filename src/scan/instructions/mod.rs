@@ -230,12 +230,14 @@ fn read_sentence(sink: &mut Sink, at: usize, sentence: &str, hidden: bool, words
                 format!("tells the agent to {} {}", m.as_str(), h.as_str()),
             );
         }
+        // The two word searches first: most sentences that fetch from a URL run nothing, and
+        // the lure's own pattern, with its groups, is the costlier match.
         if words.install_lure()
+            && RUN_VERB.is_match(sentence)
+            && PROGRAM_WORD.is_match(sentence)
             && let Some(caps) = INSTALL_LURE.captures(sentence)
             && let (Some(verb), Some(url)) = (caps.get(1), caps.get(2))
             && !quoted(sentence, verb.start())
-            && RUN_VERB.is_match(sentence)
-            && PROGRAM_WORD.is_match(sentence)
             && !super::commands::is_installer(url.as_str())
             && !cautious()
         {
