@@ -17,7 +17,7 @@ use catalog::parse::{ParsedSkill, parse_skill};
 use catalog::scan::report::{CheckedSkill, summary};
 use catalog::scan::text::{FileKind, looks_binary, regions};
 use catalog::scan::{FileContent, ScanFile, Sink, SkillInput, Verdict, scan_skill};
-use catalog::scan::{commands, flows, found, instructions, lines, secrets, unicode};
+use catalog::scan::{commands, flows, instructions, lines, prefilter, secrets, unicode};
 
 struct Loaded {
     repo: String,
@@ -167,7 +167,7 @@ fn readers_breakdown(skills: &[Loaded]) -> Vec<(&'static str, Duration)> {
         let mut sink = Sink::new(&file.path, &text);
         let regions = regions(&text, FileKind::of(&file.path, &text));
         lap(0);
-        let found = found::Found::of(&text);
+        let (found, keywords) = prefilter::search(&text);
         lap(1);
         unicode::check(&mut sink, &text, false);
         lap(2);
@@ -177,7 +177,7 @@ fn readers_breakdown(skills: &[Loaded]) -> Vec<(&'static str, Duration)> {
         lap(4);
         commands::check(&mut sink, &regions);
         lap(5);
-        instructions::check(&mut sink, &regions);
+        instructions::check(&mut sink, &regions, keywords.as_deref());
         lap(6);
         flows::check(&mut sink, &regions);
         lap(7);

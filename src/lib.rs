@@ -33,6 +33,8 @@ pub mod write;
 /// skill or per file of the site: foldhash instead of the default SipHash, which resists
 /// crafted keys at several times the cost.
 pub type FastMap<K, V> = std::collections::HashMap<K, V, foldhash::fast::RandomState>;
+/// A set of the project's own keys, hashed as [`FastMap`]'s are.
+pub type FastSet<K> = std::collections::HashSet<K, foldhash::fast::RandomState>;
 
 /// Drops `value` on another thread. Freeing the per-skill tables of a large catalog (hundreds
 /// of thousands of small allocations) takes tens of milliseconds that no result waits for.

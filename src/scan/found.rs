@@ -17,6 +17,13 @@ pub enum Key {
 /// The non-ASCII characters whose case folds to an ASCII letter: LONG S (s) and KELVIN SIGN (k).
 pub const FOLDS_TO_ASCII: [char; 2] = ['\u{17F}', '\u{212A}'];
 
+/// Whether `text` holds a character of [`FOLDS_TO_ASCII`]. Searched as two substrings: the
+/// search for either of two characters decodes every character of the text, at several
+/// times the cost.
+pub fn folds_to_ascii(text: &str) -> bool {
+    FOLDS_TO_ASCII.iter().any(|c| text.contains(&*c.encode_utf8(&mut [0; 4])))
+}
+
 /// Which patterns may match in one file.
 pub struct Found {
     /// Every pattern may: the prefilter is off for this text.

@@ -213,8 +213,8 @@ pub struct Sink<'a> {
     /// Filled as findings are placed: most files have none.
     lines: text::LineIndex,
     findings: Vec<Finding>,
-    seen: HashSet<(&'static str, usize, usize)>,
-    once: HashSet<&'static str>,
+    seen: crate::FastSet<(&'static str, usize, usize)>,
+    once: crate::FastSet<&'static str>,
 }
 
 impl<'a> Sink<'a> {
@@ -224,8 +224,8 @@ impl<'a> Sink<'a> {
             text,
             lines: text::LineIndex::default(),
             findings: Vec::new(),
-            seen: HashSet::new(),
-            once: HashSet::new(),
+            seen: crate::FastSet::default(),
+            once: crate::FastSet::default(),
         }
     }
 
@@ -431,11 +431,19 @@ pub fn scan_skill(input: &SkillInput) -> ScanReport {
 
 /// Scans one file's text. `path` decides how the text is read (Markdown, script, config).
 pub fn scan_text(path: &str, text: &str, starts_with_bom: bool) -> Vec<Finding> {
-    scan_text_with(path, text, starts_with_bom, found::Found::of(text))
+    let (found, keywords) = prefilter::search(text);
+    scan_text_with(path, text, starts_with_bom, found, keywords.as_deref())
 }
 
-/// [`scan_text`] with the patterns the prefilter lets run (all of them, to compare).
-fn scan_text_with(path: &str, text: &str, starts_with_bom: bool, found: found::Found) -> Vec<Finding> {
+/// [`scan_text`] with the patterns the prefilter lets run and the instruction keywords it
+/// found (all patterns and no keywords, to compare).
+fn scan_text_with(
+    path: &str,
+    text: &str,
+    starts_with_bom: bool,
+    found: found::Found,
+    keywords: Option<&[instructions::keywords::Hit]>,
+) -> Vec<Finding> {
     let mut sink = Sink::new(path, text);
     let kind = text::FileKind::of(path, text);
     let regions = text::regions(text, kind);
@@ -443,7 +451,7 @@ fn scan_text_with(path: &str, text: &str, starts_with_bom: bool, found: found::F
     secrets::check(&mut sink, text, &found);
     lines::check(&mut sink, &regions, &found);
     commands::check(&mut sink, &regions);
-    instructions::check(&mut sink, &regions);
+    instructions::check(&mut sink, &regions, keywords);
     flows::check(&mut sink, &regions);
     hidden::check(&mut sink, text);
     sink.finish()

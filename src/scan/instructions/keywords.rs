@@ -177,6 +177,29 @@ impl Found {
     }
 }
 
+impl Found {
+    /// The keyword sets numbered as [`literal_sets`] lists them.
+    pub fn of_sets(sets: impl Iterator<Item = usize>) -> Found {
+        Found(sets.fold(0, |mask, bit| mask | 1 << bit))
+    }
+}
+
+/// A keyword found in a file, with its place and the sets it is in.
+#[derive(Debug, Clone, Copy)]
+pub struct Hit {
+    pub start: usize,
+    pub end: usize,
+    pub sets: Found,
+}
+
+/// The keywords inside `start..end` of the file, placed from `start`, as [`find`] finds them in
+/// that stretch alone. `hits` are in the order the search reports them: by where they end.
+pub fn within(hits: &[Hit], start: usize, end: usize) -> Vec<(usize, Found)> {
+    let from = hits.partition_point(|h| h.end <= start);
+    let to = hits.partition_point(|h| h.end <= end);
+    hits[from..to.max(from)].iter().filter(|h| h.start >= start).map(|h| (h.start - start, h.sets)).collect()
+}
+
 impl std::ops::BitOr for Found {
     type Output = Found;
 
@@ -200,7 +223,7 @@ struct Search {
 }
 
 /// Every part's sets of literals, in bit order.
-fn literal_sets() -> Vec<(Part, Vec<String>)> {
+pub(crate) fn literal_sets() -> Vec<(Part, Vec<String>)> {
     let mut out = Vec::new();
     for part in PARTS {
         let sets = crate::scan::literals::necessary_all(&pattern(part).as_compiled_str(), SETS_PER_PATTERN)
@@ -218,18 +241,15 @@ static SEARCH: LazyLock<Search> = LazyLock::new(|| {
         masks[*part as usize] |= 1 << bit;
     }
     let words = WordSearch::new(sets.iter().map(|(_, set)| set.as_slice()).enumerate());
-    let found = words.owners.iter().map(|bits| Found(bits.iter().fold(0, |mask, bit| mask | 1 << bit))).collect();
+    let found = words.owners.iter().map(|bits| Found::of_sets(bits.iter().copied())).collect();
     Search { automaton: words.automaton, sets: found, masks }
 });
-
-/// The non-ASCII characters whose case folds to an ASCII letter: LONG S (s) and KELVIN SIGN (k).
-const FOLDS_TO_ASCII: [char; 2] = crate::scan::found::FOLDS_TO_ASCII;
 
 /// Every keyword in `text`, overlapping ones too: (byte offset, its sets), in order. `None`
 /// when the text holds a character the case-insensitive patterns fold to ASCII: then every
 /// sentence must be read.
 pub fn find(text: &str) -> Option<Vec<(usize, Found)>> {
-    if text.contains(FOLDS_TO_ASCII) {
+    if crate::scan::found::folds_to_ascii(text) {
         return None;
     }
     let search = &*SEARCH;

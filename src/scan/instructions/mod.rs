@@ -13,7 +13,7 @@ use super::rules::Severity;
 use super::text::{Region, RegionKind};
 
 mod grammar;
-mod keywords;
+pub mod keywords;
 mod lists;
 mod patterns;
 
@@ -27,11 +27,14 @@ use patterns::*;
 /// region finds the keywords of every behaviour ([`keywords`]); only the sentences around them
 /// are found and read, each for the behaviours whose keywords it holds. Prose with an HTML
 /// comment is split whole: a sentence in a comment is read for every behaviour.
-pub fn check(sink: &mut Sink, regions: &[Region]) {
+pub fn check(sink: &mut Sink, regions: &[Region], keywords: Option<&[keywords::Hit]>) {
     let text = sink.text;
     for region in regions.iter().filter(|r| r.kind == RegionKind::Prose) {
         let body = &text[region.start..region.end];
-        let hits = keywords::find(body);
+        let hits = match keywords {
+            Some(all) => Some(keywords::within(all, region.start, region.end)),
+            None => keywords::find(body),
+        };
         let has_comment = body.contains("<!--");
         match hits {
             Some(hits) if !has_comment => read_around(sink, region.start, body, &hits),
