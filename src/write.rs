@@ -38,8 +38,10 @@ struct Entry {
     len: u64,
 }
 
+mod folders;
 mod generations;
 mod manifest;
+use folders::MadeFolders;
 use manifest::Manifest;
 
 pub use generations::{generation_of, manifests_dir};
@@ -78,6 +80,8 @@ pub struct SiteWriter {
     staged: Manifest,
     /// The new site, filled by every write.
     next: Mutex<Vec<(String, Entry)>>,
+    /// Folders of the staging folder made or met by this writer.
+    folders: MadeFolders,
     /// Deletes an abandoned staging folder in the background.
     cleaner: Mutex<Option<std::thread::JoinHandle<()>>>,
     files: AtomicUsize,
@@ -162,6 +166,7 @@ impl SiteWriter {
             published,
             staged: staged.unwrap_or_default(),
             next: Mutex::new(Vec::new()),
+            folders: MadeFolders::default(),
             cleaner: Mutex::new(Some(cleaner)),
             files: AtomicUsize::new(0),
             bytes: AtomicU64::new(0),
@@ -250,7 +255,7 @@ impl SiteWriter {
         let entry = Entry { content, key, len: bytes.len() as u64 };
         if !self.place_published(path, content, held)? {
             let full = self.staging.join(relative);
-            self.make_room(&full, held)?;
+            self.make_room(path, &full, held)?;
             std::fs::write(&full, bytes).map_err(|e| Error::io(&full, e))?;
             self.written.fetch_add(1, Ordering::Relaxed);
         }
@@ -270,7 +275,7 @@ impl SiteWriter {
         }
         let relative = checked_relative(path)?;
         let (from, to) = (self.target.join(&relative), self.staging.join(&relative));
-        self.make_room(&to, held)?;
+        self.make_room(path, &to, held)?;
         if std::fs::hard_link(&from, &to).is_ok() || std::fs::copy(&from, &to).is_ok() {
             return Ok(true);
         }
@@ -278,16 +283,18 @@ impl SiteWriter {
         Ok(false)
     }
 
-    /// Makes the parent folder, and removes what the older generation had at `full`: files are
-    /// replaced, never changed in place, since the two generations share unchanged files.
-    fn make_room(&self, full: &Path, held: Held) -> Result<()> {
+    /// Makes the parent folder of `path` (checked, at `full` in the staging folder), and removes
+    /// what the older generation had there: files are replaced, never changed in place, since
+    /// the two generations share unchanged files.
+    fn make_room(&self, path: &str, full: &Path, held: Held) -> Result<()> {
         if held.staged.is_some() {
             match std::fs::remove_file(full) {
                 Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(Error::io(full, e)),
                 _ => {}
             }
-        } else if let Some(parent) = full.parent() {
-            std::fs::create_dir_all(parent).map_err(|e| Error::io(parent, e))?;
+        } else {
+            let parent = path.rsplit_once('/').map_or("", |(parent, _)| parent);
+            self.folders.make(&self.staging, parent)?;
         }
         Ok(())
     }
@@ -322,12 +329,22 @@ pub fn checked_relative(path: &str) -> Result<PathBuf> {
         if segment.is_empty() || segment == "." || segment == ".." {
             return bad("empty, `.` or `..` segment");
         }
-        if segment.chars().any(|c| c.is_control() || "\\:*?\"<>|".contains(c)) {
+        if !allowed_in_name(segment) {
             return bad("a character that is not allowed in file names");
         }
         out.push(segment);
     }
     Ok(out)
+}
+
+/// No control character, nor a character that some file systems refuse in names.
+fn allowed_in_name(segment: &str) -> bool {
+    let refused = |b: u8| matches!(b, 0..=0x1f | 0x7f | b'\\' | b':' | b'*' | b'?' | b'"' | b'<' | b'>' | b'|');
+    match segment.is_ascii() {
+        // Byte by byte: every file of the site is checked, the first rebuild links them all.
+        true => !segment.bytes().any(refused),
+        false => !segment.chars().any(|c| c.is_control() || u8::try_from(c).is_ok_and(refused)),
+    }
 }
 
 fn minify_config() -> minify_html::Cfg {
@@ -351,10 +368,13 @@ mod tests {
 
     #[test]
     fn rejects_paths_that_leave_the_site() {
-        for bad in ["", "/etc/passwd", "../x", "a/../../x", "a//b", "a\\b", "C:x", "a/./b"] {
+        // Control characters, ASCII and not (U+0085), and a refused character after a non-ASCII one.
+        let named = ["a|b", "a\tb", "a\u{7f}b", "\u{e9}\u{85}", "\u{e9}?"];
+        for bad in ["", "/etc/passwd", "../x", "a/../../x", "a//b", "a\\b", "C:x", "a/./b"].into_iter().chain(named) {
             assert!(checked_relative(bad).is_err(), "{bad:?} accepted");
         }
         assert_eq!(checked_relative("a/b/index.html").unwrap(), PathBuf::from("a/b/index.html"));
+        assert!(checked_relative("caf\u{e9}/\u{fc}ber/index.html").is_ok());
     }
 
     #[test]
