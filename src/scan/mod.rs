@@ -21,6 +21,7 @@ pub mod rules;
 pub mod script;
 pub mod secrets;
 pub mod shell;
+mod sink;
 pub mod spec;
 pub mod suppress;
 pub mod text;
@@ -31,6 +32,7 @@ use std::collections::HashSet;
 use serde::Serialize;
 
 pub use rules::{Category, Rule, Severity};
+pub use sink::Sink;
 
 use crate::parse::ParsedSkill;
 
@@ -204,142 +206,6 @@ impl ScanReport {
     pub fn worst(&self) -> Option<Severity> {
         self.findings.iter().filter(|f| f.is_active()).map(|f| f.severity).max()
     }
-}
-
-/// Collects findings for one file, dropping repeats.
-pub struct Sink<'a> {
-    pub file: &'a str,
-    pub text: &'a str,
-    /// Filled as findings are placed: most files have none.
-    lines: text::LineIndex,
-    findings: Vec<Finding>,
-    seen: crate::FastSet<(&'static str, usize, usize)>,
-    once: crate::FastSet<&'static str>,
-}
-
-impl<'a> Sink<'a> {
-    pub fn new(file: &'a str, text: &'a str) -> Self {
-        Sink {
-            file,
-            text,
-            lines: text::LineIndex::default(),
-            findings: Vec::new(),
-            seen: crate::FastSet::default(),
-            once: crate::FastSet::default(),
-        }
-    }
-
-    /// Reports `rule` at the byte range `start..end` of the file's text.
-    pub fn report(&mut self, id: &'static str, start: usize, end: usize, message: impl Into<String>) {
-        let rule = rules::known(id);
-        self.report_at(rule, rule.severity, start, end, message.into());
-    }
-
-    pub fn report_with(
-        &mut self,
-        id: &'static str,
-        severity: Severity,
-        start: usize,
-        end: usize,
-        message: impl Into<String>,
-    ) {
-        self.report_at(rules::known(id), severity, start, end, message.into());
-    }
-
-    /// Reports `start..end`, showing up to 20 characters of its line on each side.
-    pub fn report_in_context(
-        &mut self,
-        id: &'static str,
-        severity: Severity,
-        start: usize,
-        end: usize,
-        message: impl Into<String>,
-    ) {
-        let text = self.text;
-        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-        let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
-        let before = text[line_start..start].char_indices().rev().nth(19).map_or(line_start, |(i, _)| line_start + i);
-        let after = text[end..line_end].char_indices().nth(20).map_or(line_end, |(i, _)| end + i);
-        let rule = rules::known(id);
-        self.push(rule, severity, start, before, after, message.into());
-    }
-
-    /// Reports at `at`, showing the line `line_start..line_end` it is on.
-    pub fn report_line(&mut self, id: &'static str, at: usize, line_start: usize, line_end: usize, message: String) {
-        let rule = rules::known(id);
-        self.push(rule, rule.severity, at, line_start, line_end, message);
-    }
-
-    /// Reports at `at`, showing `shown` instead of the file's text (secrets are masked).
-    pub fn report_shown(&mut self, id: &'static str, severity: Severity, at: usize, message: String, shown: String) {
-        let before = self.findings.len();
-        self.push(rules::known(id), severity, at, at, at, message);
-        if self.findings.len() > before {
-            self.findings.last_mut().expect("just pushed").matched = shown;
-        }
-    }
-
-    /// Reports a source-to-sink finding at the sink `start..end`; the source is
-    /// `source_delta` lines from the sink's line.
-    pub fn report_flow(
-        &mut self,
-        id: &'static str,
-        severity: Severity,
-        start: usize,
-        end: usize,
-        message: String,
-        source_delta: isize,
-    ) {
-        let before = self.findings.len();
-        self.push(rules::known(id), severity, start, start, end, message);
-        if self.findings.len() > before {
-            let finding = self.findings.last_mut().expect("just pushed");
-            finding.source_line = finding.line.checked_add_signed(source_delta).filter(|l| *l != finding.line);
-            if let Some(source) = finding.source_line {
-                finding.message.push_str(&format!(" (line {source} to line {})", finding.line));
-            }
-        }
-    }
-
-    fn report_at(&mut self, rule: &'static Rule, severity: Severity, start: usize, end: usize, message: String) {
-        self.push(rule, severity, start, start, end, message);
-    }
-
-    /// A finding located at `at`, showing the text `start..end`.
-    fn push(&mut self, rule: &'static Rule, severity: Severity, at: usize, start: usize, end: usize, message: String) {
-        let at = floor_boundary(self.text, at.min(self.text.len()));
-        let start = floor_boundary(self.text, start.min(at));
-        let end = floor_boundary(self.text, end.clamp(at, self.text.len()));
-        let (line, column) = self.lines.position(self.text, at);
-        if !self.seen.insert((rule.id, line, column)) {
-            return;
-        }
-        if rule.once_per_file && !self.once.insert(rule.id) {
-            return;
-        }
-        self.findings.push(Finding {
-            rule,
-            severity,
-            file: self.file.to_string(),
-            line,
-            column,
-            matched: text::visible(&self.text[start..end]),
-            message,
-            suppressed: None,
-            source_line: None,
-        });
-    }
-
-    pub fn finish(self) -> Vec<Finding> {
-        self.findings
-    }
-}
-
-fn floor_boundary(text: &str, mut index: usize) -> usize {
-    while index > 0 && !text.is_char_boundary(index) {
-        index -= 1;
-    }
-    index
 }
 
 /// A pattern with ASCII word boundaries: Unicode `\b` makes the regex engine fall back from
