@@ -11,7 +11,8 @@ use crate::model::Catalog;
 use crate::write::SiteWriter;
 
 use super::context::*;
-use super::keys::Seq;
+use super::keys::{Keyed, Seq};
+use super::page_input::Frame;
 use super::shown::Shown;
 use super::topics::{TopicIndex, TopicKind};
 use super::urls::{compact_count, path_to_root};
@@ -38,6 +39,8 @@ pub struct Listings<'a> {
     pub out: &'a SiteWriter,
     pub site: &'a SiteFn<'a>,
     pub shown: &'a Shown<'a>,
+    /// What every page's frame is made of: a listing page's context is made from it.
+    pub frame: Keyed<'a, Frame>,
     /// Each skill's place in title order ([`title_ranks`]).
     pub title_rank: &'a [u32],
 }
@@ -60,6 +63,24 @@ impl Listings<'_> {
         self.renderer.page_from_inputs(self.out, path, template, inputs, || {
             fill(&mut frame, skills.iter().map(|&i| self.shown.card(i)).collect());
             Ok(frame)
+        })
+    }
+
+    /// Writes a page made by `make` from `input` and the cards of `skills`, keyed by the input
+    /// and by what the cards show: an unchanged page's context is not even made.
+    pub fn write_made_with_cards<I: Serialize, T: Serialize>(
+        &self,
+        path: &str,
+        template: &str,
+        input: &I,
+        skills: &[usize],
+        make: impl FnOnce(&I, Vec<Arc<Card>>) -> T,
+    ) -> Result<()> {
+        // The page's input: its own, and each card as its key.
+        let cards = Seq(|| skills.iter().map(|&i| self.shown.of(i)));
+        let inputs = crate::hash::of("page with cards", &(input, cards));
+        self.renderer.page_from_inputs(self.out, path, template, inputs, || {
+            Ok(make(input, skills.iter().map(|&i| self.shown.card(i)).collect()))
         })
     }
 
@@ -131,36 +152,20 @@ impl Listings<'_> {
             .into_par_iter()
             .map(|n| {
                 let dir = page_dir(base, n);
-                let root = path_to_root(&dir);
-                let link = |k: usize| format!("{root}{}", page_dir(base, k));
                 let chunk = &skills[(n - 1) * PAGE_SIZE..(n * PAGE_SIZE).min(skills.len())];
-                let page = ListingPage {
-                    site: (self.site)(&dir),
-                    heading: if n > 1 { format!("{heading} (page {n} of {total_pages})") } else { heading.to_string() },
-                    intro: intro.to_string(),
-                    parent_name: parent.0.to_string(),
-                    parent_href: if parent.0.is_empty() { String::new() } else { format!("{root}{}", parent.1) },
+                let input = ListingInput {
+                    frame: self.frame,
+                    base,
+                    dir: &dir,
+                    heading,
+                    intro,
+                    parent,
                     total: skills.len(),
-                    cards: Vec::new(),
-                    sorts: sort_links(sorts, base, &root),
-                    pagination: Pagination {
-                        current: n,
-                        total: total_pages,
-                        prev: if n > 1 { link(n - 1) } else { String::new() },
-                        next: if n < total_pages { link(n + 1) } else { String::new() },
-                        pages: page_window(n, total_pages)
-                            .into_iter()
-                            .scan(0, |last, k| {
-                                let gap_before = k > *last + 1 && *last > 0;
-                                *last = k;
-                                Some(PageLink { number: k, href: link(k), current: k == n, gap_before })
-                            })
-                            .collect(),
-                    },
+                    page: n,
+                    total_pages,
+                    sorts,
                 };
-                self.write_with_cards(&format!("{dir}index.html"), "listing.html", page, chunk, |page, cards| {
-                    page.cards = cards
-                })?;
+                self.write_made_with_cards(&format!("{dir}index.html"), "listing.html", &input, chunk, listing_page)?;
                 Ok(dir)
             })
             .collect()
@@ -198,6 +203,59 @@ impl Listings<'_> {
         });
         let listings: Vec<Vec<String>> = listings.collect::<Result<_>>()?;
         Ok(std::iter::once(index_dir).chain(listings.into_iter().flatten()).collect())
+    }
+}
+
+/// All page `page` of a paginated listing is made of ([`listing_page`] sees nothing else):
+/// borrowed, so that keying the thousands of listing pages an edit leaves as they were makes
+/// none of their contexts.
+#[derive(Serialize)]
+struct ListingInput<'a> {
+    frame: Keyed<'a, Frame>,
+    /// The listing's first folder, and this page's.
+    base: &'a str,
+    dir: &'a str,
+    heading: &'a str,
+    intro: &'a str,
+    /// Breadcrumb parent: (name, folder from the site root); empty name for none.
+    parent: (&'a str, &'a str),
+    /// Skills in the whole listing.
+    total: usize,
+    /// This page's number (from 1) and the listing's count of pages.
+    page: usize,
+    total_pages: usize,
+    /// The same skills in other orders: (label, base folder).
+    sorts: &'a [(&'static str, String)],
+}
+
+/// A listing page's context, from its input and its cards.
+fn listing_page(input: &ListingInput, cards: Vec<Arc<Card>>) -> ListingPage {
+    let ListingInput { frame, base, dir, heading, intro, parent, total, page: n, total_pages, sorts } = *input;
+    let root = path_to_root(dir);
+    let link = |k: usize| format!("{root}{}", page_dir(base, k));
+    ListingPage {
+        site: frame.site_at(dir),
+        heading: if n > 1 { format!("{heading} (page {n} of {total_pages})") } else { heading.to_string() },
+        intro: intro.to_string(),
+        parent_name: parent.0.to_string(),
+        parent_href: if parent.0.is_empty() { String::new() } else { format!("{root}{}", parent.1) },
+        total,
+        cards,
+        sorts: sort_links(sorts, base, &root),
+        pagination: Pagination {
+            current: n,
+            total: total_pages,
+            prev: if n > 1 { link(n - 1) } else { String::new() },
+            next: if n < total_pages { link(n + 1) } else { String::new() },
+            pages: page_window(n, total_pages)
+                .into_iter()
+                .scan(0, |last, k| {
+                    let gap_before = k > *last + 1 && *last > 0;
+                    *last = k;
+                    Some(PageLink { number: k, href: link(k), current: k == n, gap_before })
+                })
+                .collect(),
+        },
     }
 }
 

@@ -243,14 +243,16 @@ pub fn render_site(
     let shown = shown::Shown::new(&facts, &renderer.program, shown_memo);
     let all = listing::skills_by_title(catalog);
     let title_rank = listing::title_ranks(&all);
-    let listings = listing::Listings { catalog, renderer, out, site: &site, shown: &shown, title_rank: &title_rank };
+    let frame = page_input::Frame { site: site(""), base_url: catalog.config.base_url.clone() };
+    let frame = keys::Keyed::new("frame", &frame);
+    let listings =
+        listing::Listings { catalog, renderer, out, site: &site, shown: &shown, frame, title_rank: &title_rank };
     let token_scale = charts::TokenScale::new(catalog.skills.iter().map(|s| s.analysis.cost.tokens));
     let rendered = progress.counter(Stage::Render, catalog.skills.len());
-    let frame = page_input::Frame { site: site(""), base_url: catalog.config.base_url.clone() };
     let inputs = page_input::Sources {
         catalog,
         facts: &facts,
-        frame: keys::Keyed::new("frame", &frame),
+        frame,
         shown: &shown,
         topic_index: &topic_index,
         token_scale: &token_scale,

@@ -27,6 +27,17 @@ pub struct Frame {
     pub base_url: String,
 }
 
+impl Frame {
+    /// The site's context on the page at `dir` (a folder from the site root).
+    pub fn site_at(&self, dir: &str) -> SiteCtx {
+        SiteCtx {
+            root: super::urls::path_to_root(dir),
+            canonical: super::urls::absolute(&self.base_url, dir),
+            ..self.site.clone()
+        }
+    }
+}
+
 /// Everything skill `index`'s page reads.
 #[derive(Serialize)]
 pub struct SkillPageInput<'a> {
