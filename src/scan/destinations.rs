@@ -127,13 +127,7 @@ mod tests {
             ["http", "HTTPS", "ws", "wss", "ftp", "://", "x", "h", ".io/", " ", "\"", "é", "\u{17F}", "\n", "a_", "@"];
         let mut state = 0x9E37_79B9_u32;
         for _ in 0..2000 {
-            let mut text = String::new();
-            for _ in 0..12 {
-                state ^= state << 13;
-                state ^= state >> 17;
-                state ^= state << 5;
-                text.push_str(pieces[state as usize % pieces.len()]);
-            }
+            let text = crate::scan::pieces_mixed(&pieces, 12, &mut state);
             let found: Vec<_> = urls(&text).map(|m| m.range()).collect();
             let expected: Vec<_> = URL.find_iter(&text).map(|m| m.range()).collect();
             assert_eq!(found, expected, "{text:?}");

@@ -357,6 +357,20 @@ fn dedupe_secret_names(findings: &mut Vec<Finding>) {
     findings.retain(|f| f.rule.id != "secret-name" || seen.insert(f.matched.clone()));
 }
 
+/// `count` of `pieces` joined in a fixed pseudo-random order (xorshift from `state`): text
+/// for tests that must hold whatever those pieces can make together.
+#[cfg(test)]
+pub(crate) fn pieces_mixed(pieces: &[&str], count: usize, state: &mut u32) -> String {
+    let mut text = String::new();
+    for _ in 0..count {
+        *state ^= *state << 13;
+        *state ^= *state >> 17;
+        *state ^= *state << 5;
+        text.push_str(pieces[*state as usize % pieces.len()]);
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -440,13 +454,7 @@ mod tests {
             "base64 -d",
         ];
         let mut state = 0x2545_F491_u32;
-        let mut text = String::new();
-        for _ in 0..3000 {
-            state ^= state << 13;
-            state ^= state >> 17;
-            state ^= state << 5;
-            text.push_str(pieces[state as usize % pieces.len()]);
-        }
+        let text = pieces_mixed(&pieces, 3000, &mut state);
         for end in (0..text.len()).filter(|i| text.is_char_boundary(*i)).step_by(97) {
             for path in ["SKILL.md", "x.sh", "x.py"] {
                 let _ = scan_text(path, &text[..end], false);
