@@ -53,16 +53,13 @@ impl Listings<'_> {
         &self,
         path: &str,
         template: &str,
-        mut frame: T,
+        frame: T,
         skills: &[usize],
         fill: impl FnOnce(&mut T, Vec<Arc<Card>>),
     ) -> Result<()> {
-        // The page's input: its frame, and each card as its key.
-        let cards = Seq(|| skills.iter().map(|&i| self.shown.of(i)));
-        let inputs = crate::hash::of("page with cards", &(&frame, cards));
-        self.renderer.page_from_inputs(self.out, path, template, inputs, || {
-            fill(&mut frame, skills.iter().map(|&i| self.shown.card(i)).collect());
-            Ok(frame)
+        self.write_made_with_cards(path, template, frame, skills, |mut frame, cards| {
+            fill(&mut frame, cards);
+            frame
         })
     }
 
@@ -72,13 +69,13 @@ impl Listings<'_> {
         &self,
         path: &str,
         template: &str,
-        input: &I,
+        input: I,
         skills: &[usize],
-        make: impl FnOnce(&I, Vec<Arc<Card>>) -> T,
+        make: impl FnOnce(I, Vec<Arc<Card>>) -> T,
     ) -> Result<()> {
         // The page's input: its own, and each card as its key.
         let cards = Seq(|| skills.iter().map(|&i| self.shown.of(i)));
-        let inputs = crate::hash::of("page with cards", &(input, cards));
+        let inputs = crate::hash::of("page with cards", &(&input, cards));
         self.renderer.page_from_inputs(self.out, path, template, inputs, || {
             Ok(make(input, skills.iter().map(|&i| self.shown.card(i)).collect()))
         })
@@ -234,7 +231,7 @@ fn listing_page(input: &ListingInput, cards: Vec<Arc<Card>>) -> ListingPage {
     let root = path_to_root(dir);
     let link = |k: usize| format!("{root}{}", page_dir(base, k));
     ListingPage {
-        site: frame.site_at(dir),
+        site: frame.site_at(dir, dir),
         heading: if n > 1 { format!("{heading} (page {n} of {total_pages})") } else { heading.to_string() },
         intro: intro.to_string(),
         parent_name: parent.0.to_string(),

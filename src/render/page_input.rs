@@ -28,11 +28,12 @@ pub struct Frame {
 }
 
 impl Frame {
-    /// The site's context on the page at `dir` (a folder from the site root).
-    pub fn site_at(&self, dir: &str) -> SiteCtx {
+    /// The site's context on the page at `dir` (a folder from the site root) whose canonical
+    /// address is `canonical` (its own folder, or the page it copies).
+    pub fn site_at(&self, dir: &str, canonical: &str) -> SiteCtx {
         SiteCtx {
             root: super::urls::path_to_root(dir),
-            canonical: super::urls::absolute(&self.base_url, dir),
+            canonical: super::urls::absolute(&self.base_url, canonical),
             ..self.site.clone()
         }
     }

@@ -14,7 +14,7 @@ use super::context::*;
 use super::markdown::{self, LinkBase};
 use super::page_input::{CanonicalCopy, LinkedTopic, SkillPageInput};
 use super::topics::TopicKind;
-use super::urls::{about_words, absolute, compact_count, file_size, path_to_root};
+use super::urls::{about_words, compact_count, file_size, path_to_root};
 
 const NOT_KNOWN: &str = "Not known";
 /// Other skills in the compare table, beside the skill itself.
@@ -30,9 +30,7 @@ pub fn skill_page(input: &SkillPageInput) -> crate::error::Result<SkillPage> {
         Some(copy) if !copy.is_self => copy.address.as_str(),
         _ => dir.as_str(),
     };
-    let site =
-        SiteCtx { root: path_to_root(&dir), canonical: absolute(&frame.base_url, canonical), ..frame.site.clone() };
-    Ok(SkillPage { site, skill: skill_ctx(input)? })
+    Ok(SkillPage { site: frame.site_at(&dir, canonical), skill: skill_ctx(input)? })
 }
 
 fn skill_ctx(input: &SkillPageInput) -> crate::error::Result<SkillCtx> {
