@@ -57,9 +57,7 @@ impl Found {
             return Some((0, text.len()));
         }
         let (first, last) = self.slots[self.slot(key)]?;
-        let start = text[..first].rfind('\n').map_or(0, |i| i + 1);
-        let end = text[last..].find('\n').map_or(text.len(), |i| last + i);
-        Some((start, end))
+        Some(super::text::lines_around(text, first, last))
     }
 
     /// What the search found, by slot, with the number of line patterns and secret shapes.

@@ -3,12 +3,12 @@
 
 use std::sync::LazyLock;
 
-use regex::{Regex, RegexBuilder, RegexSet, RegexSetBuilder};
+use regex::{Regex, RegexSet, RegexSetBuilder};
 
-use super::Sink;
 use super::found::{Found, Key};
 use super::rules::{RULES, Rule, Scope};
 use super::text::{Region, RegionKind, inline_code_spans, mentioned_spans};
+use super::{Sink, rule_regex};
 
 struct Compiled {
     rule: &'static Rule,
@@ -31,20 +31,13 @@ pub fn first_patterns() -> impl Iterator<Item = &'static str> {
     RULES.iter().flat_map(|r| r.patterns.iter().map(|p| p.all[0]))
 }
 
-fn build(re: &str) -> Regex {
-    RegexBuilder::new(&super::ascii_boundaries(re))
-        .case_insensitive(true)
-        .build()
-        .expect("rule patterns compile (tested)")
-}
-
 static TABLE: LazyLock<Table> = LazyLock::new(|| {
     let mut rules = Vec::new();
     let mut firsts = Vec::new();
     let mut index = Vec::new();
     for rule in RULES.iter().filter(|r| !r.patterns.is_empty()) {
         let patterns: Vec<Vec<Regex>> =
-            rule.patterns.iter().map(|p| p.all.iter().map(|re| build(re)).collect()).collect();
+            rule.patterns.iter().map(|p| p.all.iter().map(|re| rule_regex(re)).collect()).collect();
         for (i, p) in rule.patterns.iter().enumerate() {
             firsts.push(p.all[0]);
             index.push((rules.len(), i));
@@ -60,7 +53,7 @@ static TABLE: LazyLock<Table> = LazyLock::new(|| {
 
 /// Lines that talk about attacks rather than make them: prose patterns skip them.
 static DISCUSSES_ATTACKS: LazyLock<Regex> = LazyLock::new(|| {
-    build(
+    rule_regex(
         r"injection|jailbreak|attack|malicious|adversar|red[- ]team|phishing|social engineering|\bdetect|\bflag(s|ged)?\b|\bexample of\b|\bsuch as\b|\blike\s*:",
     )
 });
@@ -80,8 +73,7 @@ pub fn check(sink: &mut Sink, regions: &[Region], found: &Found) {
         let regexes = &compiled.patterns[pattern_index];
         let Some((start, end)) = found.lines_of(Key::Line(candidate), text) else { continue };
         for m in matches_from(&regexes[0], &text[..end], start) {
-            let line_start = text[..m.start()].rfind('\n').map_or(0, |i| i + 1);
-            let line_end = text[m.start()..].find('\n').map_or(text.len(), |i| m.start() + i);
+            let (line_start, line_end) = super::text::lines_around(text, m.start(), m.start());
             let line = &text[line_start..line_end];
             if !in_scope(compiled.rule.scope, regions, line, line_start, m.start()) {
                 continue;

@@ -53,8 +53,7 @@ impl<'a> Sink<'a> {
         message: impl Into<String>,
     ) {
         let text = self.text;
-        let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-        let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+        let (line_start, line_end) = text::lines_around(text, start, end);
         let before = text[line_start..start].char_indices().rev().nth(19).map_or(line_start, |(i, _)| line_start + i);
         let after = text[end..line_end].char_indices().nth(20).map_or(line_end, |(i, _)| end + i);
         let rule = rules::known(id);

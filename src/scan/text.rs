@@ -214,6 +214,14 @@ pub fn mentioned_spans(line: &str) -> Vec<(usize, usize)> {
     spans
 }
 
+/// From the start of the line `start` is on to the end of the line `end` is on (before its
+/// newline).
+pub fn lines_around(text: &str, start: usize, end: usize) -> (usize, usize) {
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+    (line_start, line_end)
+}
+
 /// Maps byte offsets to 1-based (line, column); the column counts characters. Lines are found
 /// only as far as the furthest offset asked for: most findings (the frontmatter's) sit near
 /// the top of a file.
