@@ -1,6 +1,5 @@
 //! The folders of the staging folder, each made once per build.
 
-use std::collections::HashSet;
 use std::path::Path;
 use std::sync::Mutex;
 
@@ -12,7 +11,7 @@ use crate::error::{Error, Result};
 /// cost two calls per file that already had its folder, a third of that build's folder calls.
 #[derive(Default)]
 pub(super) struct MadeFolders {
-    known: Mutex<HashSet<String, foldhash::fast::RandomState>>,
+    known: Mutex<crate::FastSet<String>>,
 }
 
 impl MadeFolders {

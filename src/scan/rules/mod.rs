@@ -531,7 +531,7 @@ const fn spec_rule(
 }
 
 /// Each rule by its id: findings name their rule by id, a few for every skill scanned.
-static BY_ID: std::sync::LazyLock<std::collections::HashMap<&'static str, &'static Rule>> =
+static BY_ID: std::sync::LazyLock<crate::FastMap<&'static str, &'static Rule>> =
     std::sync::LazyLock::new(|| RULES.iter().map(|r| (r.id, r)).collect());
 
 /// The rule with this id.
