@@ -11,6 +11,9 @@ pub(super) static FORK_BOMB: LazyLock<Regex> =
     LazyLock::new(|| re(r"([\w:.]+)\s*\(\s*\)\s*\{\s*([\w:.]+)\s*\|\s*([\w:.]+)\s*&\s*;?\s*\}"));
 
 pub(super) fn fork_bombs(sink: &mut Sink, base: usize, code: &str) {
+    if !may_close_a_fork_bomb(code) {
+        return;
+    }
     for caps in FORK_BOMB.captures_iter(code) {
         if caps[1] == caps[2] && caps[2] == caps[3] {
             let m = caps.get(0).expect("whole match");
@@ -22,6 +25,17 @@ pub(super) fn fork_bombs(sink: &mut Sink, base: usize, code: &str) {
             );
         }
     }
+}
+
+/// Whether `code` holds what [`FORK_BOMB`] ends with, `&`, spaces, at most one `;`, spaces and
+/// `}`: most code does not, and the pattern (Unicode word classes) is costly to compile for a
+/// process that scans one skill.
+fn may_close_a_fork_bomb(code: &str) -> bool {
+    code.match_indices('&').any(|(at, _)| {
+        let rest = code[at + 1..].trim_start();
+        let rest = rest.strip_prefix(';').unwrap_or(rest).trim_start();
+        rest.starts_with('}')
+    })
 }
 
 /// Long base64 or hex strings in code; data: URIs of images and fonts are left alone.
@@ -82,5 +96,24 @@ pub(super) fn encoded_blobs(sink: &mut Sink, base: usize, code: &str) {
             base + m.start() + 60,
             format!("{} hex-escaped bytes", m.len() / 4),
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_fork_bomb_gate_passes_whatever_the_pattern_matches() {
+        let bombs = [":(){ :|:& };:", "bomb() { bomb | bomb & } ; bomb", "f(){ f|f&\n;\u{a0}}", "x(){ x|x &}"];
+        for code in bombs {
+            assert!(FORK_BOMB.is_match(code), "{code:?}");
+            assert!(may_close_a_fork_bomb(code), "{code:?}");
+        }
+        for code in ["a && b", "cmd & echo }", "run &;; }", "{ x; } &", "echo done"] {
+            assert!(!FORK_BOMB.is_match(code) || may_close_a_fork_bomb(code), "{code:?}");
+        }
+        assert!(!may_close_a_fork_bomb("a && b; c | d"), "no closing brace after the `&`");
+        assert!(!may_close_a_fork_bomb("run &;; }"), "two `;`");
     }
 }
