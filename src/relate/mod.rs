@@ -27,7 +27,7 @@ pub struct Relations {
     /// Per skill, best first.
     pub similar: Vec<Vec<Match>>,
     /// Per skill, the other skills of its repository, nearest first by the same measure.
-    pub same_repo: Vec<Vec<Match>>,
+    pub same_repo: Vec<Vec<usize>>,
     /// The key of everything the rankings read, for [`SimilarMemo`].
     pub similar_key: String,
 }
@@ -39,7 +39,7 @@ pub struct Relations {
 pub struct SimilarMemo {
     pub key: String,
     pub similar: Vec<Vec<Match>>,
-    pub same_repo: Vec<Vec<Match>>,
+    pub same_repo: Vec<Vec<usize>>,
 }
 
 /// What relating reads of one skill.
@@ -281,7 +281,7 @@ mod tests {
             })
             .collect();
         let relations = relate(&facts, None, &|_| Vec::new());
-        let nearest = |i: usize| relations.same_repo[i].iter().map(|m| m.index).collect::<Vec<_>>();
+        let nearest = |i: usize| relations.same_repo[i].clone();
         // The one sharing a tag, then the one sharing a word, then the rest: never another
         // repository's, however alike.
         assert_eq!(nearest(0), [3, 2, 1]);

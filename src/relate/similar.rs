@@ -46,8 +46,9 @@ pub struct Ranking {
     /// Up to `k` similar skills from the whole catalog, best first.
     pub similar: Vec<Vec<Match>>,
     /// Up to `same_repo_k` other skills of the skill's repository, nearest first by the same
-    /// measure: each one found while there are that many, however little it shares.
-    pub same_repo: Vec<Vec<Match>>,
+    /// measure: each one found while there are that many, however little it shares. Only
+    /// their order is shown, so only their numbers are kept.
+    pub same_repo: Vec<Vec<usize>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -231,7 +232,8 @@ pub fn rank(inputs: &[SimilarInput], k: usize, same_repo_k: usize) -> Ranking {
             similar.retain(|m| m.shared > 0 || m.text >= MIN_TEXT_SIMILARITY);
             let same_repo = score(in_repo, same_repo_k);
             scratch.unload(features.get(i), vectors.get(i));
-            (best_first(similar, k), best_first(same_repo, same_repo_k))
+            let same_repo = best_first(same_repo, same_repo_k).into_iter().map(|m| m.index).collect();
+            (best_first(similar, k), same_repo)
         })
         .unzip();
     Ranking { similar, same_repo }
@@ -442,7 +444,7 @@ mod tests {
         repos.sample(0, &mut sample);
         assert!(!sample.contains(&4_001), "outside the sample, found through the index");
         let ranked = rank(&inputs, 6, 6);
-        assert_eq!(ranked.same_repo[0][0].index, 4_001);
+        assert_eq!(ranked.same_repo[0][0], 4_001);
         assert_eq!(ranked.same_repo[0].len(), 6, "filled up with the sampled ones");
         assert!(ranked.same_repo.iter().all(|list| list.len() == 6));
     }

@@ -190,7 +190,7 @@ fn more_from_repo(catalog: &Catalog, index: usize) -> Vec<usize> {
     let similar = &catalog.relations.similar[index];
     catalog.relations.same_repo[index]
         .iter()
-        .map(|m| m.index)
+        .copied()
         .filter(|&j| similar.iter().all(|m| m.index != j))
         .take(MORE_FROM_REPO)
         .collect()

@@ -118,10 +118,7 @@ fn catalog() -> (Catalog, Texts) {
                 vec![Match { index: 1, shared: 1, text: 0.5 }],
                 vec![Match { index: 0, shared: 1, text: 0.5 }],
             ],
-            same_repo: vec![
-                vec![Match { index: 1, shared: 1, text: 0.5 }],
-                vec![Match { index: 0, shared: 1, text: 0.5 }],
-            ],
+            same_repo: vec![vec![1], vec![0]],
             similar_key: String::new(),
         },
         editorial: Default::default(),
