@@ -40,7 +40,7 @@ impl RepoId {
     }
 
     pub fn full(&self) -> String {
-        format!("{}/{}", self.owner, self.name)
+        [&self.owner, "/", &self.name].concat()
     }
 }
 
@@ -229,7 +229,7 @@ pub fn walk_source(repo: RepoId, root: &Path, walk: Walk) -> Walked {
             match kind {
                 EntryKind::Folder if SKIPPED_DIRS.contains(&name.as_str()) => {}
                 EntryKind::Folder => {
-                    let rel = if dir.is_empty() { name.clone() } else { format!("{dir}/{name}") };
+                    let rel = if dir.is_empty() { name.clone() } else { [dir.as_str(), "/", name.as_str()].concat() };
                     folders.push((dir_path.join(name), rel));
                 }
                 EntryKind::Other => found.file(&dir_path, &dir, name),
@@ -259,12 +259,16 @@ pub fn walk_source(repo: RepoId, root: &Path, walk: Walk) -> Walked {
             continue;
         };
         let prefix = if dir.len() > owner.len() {
-            format!("{}/", dir[owner.len()..].trim_start_matches('/'))
+            [dir[owner.len()..].trim_start_matches('/'), "/"].concat()
         } else {
             String::new()
         };
         let skill = skills.get_mut(&owner).expect("owner is a skill dir");
-        skill.files.extend(files.into_iter().map(|f| SkillFile { path: format!("{prefix}{}", f.path), ..f }));
+        if prefix.is_empty() {
+            skill.files.extend(files);
+        } else {
+            skill.files.extend(files.into_iter().map(|f| SkillFile { path: [prefix.as_str(), &f.path].concat(), ..f }));
+        }
     }
     for skill in skills.values_mut() {
         skill.files.sort_by(|a, b| a.path.cmp(&b.path));

@@ -84,7 +84,7 @@ impl Repo {
 
     /// `owner/name/`
     pub fn url_path(&self) -> String {
-        format!("{}/{}/", self.id.owner, self.id.name)
+        [&self.id.owner, "/", &self.id.name, "/"].concat()
     }
 
     /// The repository on GitHub; `None` when it has no address there.
@@ -155,7 +155,7 @@ fn count<S: serde::Serializer>(list: &[usize], serializer: S) -> Result<S::Ok, S
 impl Skill {
     /// `owner/name/slug/`
     pub fn url_path(&self, repo: &Repo) -> String {
-        format!("{}{}/", repo.url_path(), self.slug)
+        [&repo.url_path(), self.slug.as_str(), "/"].concat()
     }
 
     pub fn folder_name<'a>(&'a self, repo: &'a Repo) -> &'a str {

@@ -264,8 +264,9 @@ pub fn render_site(
         // The page's key is its input hashed; the page is made only when it is rendered.
         let input = inputs.skill_page(index);
         let key = crate::hash::of("skill page", &input);
-        renderer
-            .page_from_inputs(out, &format!("{dir}index.html"), "skill.html", key, || skill_page::skill_page(&input))?;
+        renderer.page_from_inputs(out, &[dir.as_str(), "index.html"].concat(), "skill.html", key, || {
+            skill_page::skill_page(&input)
+        })?;
         if skill.analysis.license.redistributable {
             // The text is a function of the skill's cache key: an unchanged one is not hashed again.
             let key = hash_parts(&[b"SKILL.md copy\0", texts.source_key(index).as_bytes()]);
