@@ -19,6 +19,10 @@ use catalog::scan::text::{FileKind, looks_binary, regions};
 use catalog::scan::{FileContent, ScanFile, Sink, SkillInput, Verdict, scan_skill};
 use catalog::scan::{commands, flows, instructions, lines, prefilter, secrets, unicode};
 
+// The allocator the program ships with (src/main.rs): the bench measures what a build runs.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 struct Loaded {
     repo: String,
     rel_dir: String,
