@@ -173,7 +173,9 @@ fn readers_breakdown(skills: &[Loaded]) -> Vec<(&'static str, Duration)> {
         lap(0);
         let (found, keywords) = prefilter::search(&text);
         lap(1);
-        unicode::check(&mut sink, &text, false);
+        if let Some(with_hidden) = unicode::WithHidden::find(&text) {
+            unicode::check(&mut sink, with_hidden);
+        }
         lap(2);
         secrets::check(&mut sink, &text, &found);
         lap(3);

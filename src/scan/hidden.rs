@@ -5,17 +5,17 @@
 //! there but to be obeyed unseen.
 
 use super::rules::Severity;
-use super::unicode::{Hidden, classify, is_flag_tag_sequence};
+use super::unicode::{Hidden, WithHidden, classify, is_flag_tag_sequence};
 use super::{Sink, scan_text};
 
 /// The path prefix of text read again here: never read again a second time.
 const HIDDEN_PREFIX: &str = "<hidden>/";
 
-pub fn check(sink: &mut Sink, text: &str) {
-    // Without a tag or an invisible character there is nothing hidden to read again.
-    if sink.file.starts_with(HIDDEN_PREFIX) || !super::unicode::has_hidden(text) {
+pub fn check(sink: &mut Sink, with_hidden: WithHidden) {
+    if sink.file.starts_with(HIDDEN_PREFIX) {
         return;
     }
+    let text = with_hidden.text();
     let name = sink.file.rsplit('/').next().unwrap_or(sink.file);
     let path = format!("{HIDDEN_PREFIX}{name}");
     tag_text(sink, text, &path);
@@ -64,7 +64,7 @@ fn tag_text(sink: &mut Sink, text: &str, path: &str) {
         if decoded.trim().len() < 4 {
             continue;
         }
-        for f in scan_text(path, &decoded, false) {
+        for f in scan_text(path, &decoded) {
             if counts(f.rule.id, f.severity) {
                 let what = format!("hidden in tag characters: {}", f.message);
                 sink.report_in_context(f.rule.id, raise(f.severity), start, end, what);
@@ -98,7 +98,7 @@ fn split_words(sink: &mut Sink, text: &str, path: &str) {
     }
     let seen: Vec<(&str, usize)> = sink.findings.iter().map(|f| (f.rule.id, f.line)).collect();
     let line_starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
-    for f in scan_text(path, &cleaned, false) {
+    for f in scan_text(path, &cleaned) {
         if !counts(f.rule.id, f.severity) || seen.contains(&(f.rule.id, f.line)) {
             continue;
         }
@@ -114,7 +114,7 @@ mod tests {
     use crate::scan::scan_text;
 
     fn found(text: &str) -> Vec<(&'static str, &'static str)> {
-        scan_text("SKILL.md", text, false).iter().map(|f| (f.rule.id, f.severity.as_str())).collect()
+        scan_text("SKILL.md", text).iter().map(|f| (f.rule.id, f.severity.as_str())).collect()
     }
 
     fn tags(s: &str) -> String {

@@ -173,7 +173,7 @@ mod tests {
     }
 
     fn ids(path: &str, text: &str) -> Vec<&'static str> {
-        scan_text(path, text, false).iter().map(|f| f.rule.id).collect()
+        scan_text(path, text).iter().map(|f| f.rule.id).collect()
     }
 
     #[test]

@@ -205,7 +205,7 @@ mod tests {
     use crate::scan::scan_text;
 
     fn found(text: &str) -> Vec<(&'static str, String)> {
-        scan_text("SKILL.md", text, false).into_iter().map(|f| (f.rule.id, f.matched)).collect()
+        scan_text("SKILL.md", text).into_iter().map(|f| (f.rule.id, f.matched)).collect()
     }
 
     #[test]
@@ -214,22 +214,22 @@ mod tests {
         let found = found(&format!("token = \"{gh}\"\n"));
         assert_eq!(found[0].0, "secret-value");
         assert!(found[0].1.starts_with("ghp_a1B2") && !found[0].1.contains("XyZ01"), "{}", found[0].1);
-        assert_eq!(super::super::scan_text("x", "AKIAZ7Q2M4X9R3T5B6WP\n", false)[0].rule.id, "secret-value");
+        assert_eq!(super::super::scan_text("x", "AKIAZ7Q2M4X9R3T5B6WP\n")[0].rule.id, "secret-value");
         let key = format!(
             "-----BEGIN OPENSSH PRIVATE KEY-----\n{}\n-----END OPENSSH PRIVATE KEY-----\n",
             "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW".repeat(4)
         );
-        assert_eq!(super::super::scan_text("k", &key, false)[0].rule.id, "secret-value");
+        assert_eq!(super::super::scan_text("k", &key)[0].rule.id, "secret-value");
     }
 
     #[test]
     fn values_after_a_secret_label_in_prose() {
         let text = "- **API Secret**: `e5Tq1Vb8NcZx6Lk2Mp9Rw4Yh7Gs3Jd0Fa`\n";
-        let findings = super::super::scan_text("SKILL.md", text, false);
+        let findings = super::super::scan_text("SKILL.md", text);
         let f = findings.iter().find(|f| f.rule.id == "hardcoded-credential").expect("found");
         assert_eq!(f.severity.as_str(), "high");
         assert!(f.matched.starts_with("e5Tq1Vb8…") && !f.matched.contains("Jd0Fa"), "{}", f.matched);
-        let typed = super::super::scan_text("SKILL.md", "Type \"Maple2024x\" into the password field.\n", false);
+        let typed = super::super::scan_text("SKILL.md", "Type \"Maple2024x\" into the password field.\n");
         assert_eq!(typed[0].severity.as_str(), "medium");
         for quiet in [
             "- **API Key**: your key from the dashboard\n",
@@ -240,10 +240,10 @@ mod tests {
             assert!(found(quiet).iter().all(|(id, _)| *id != "hardcoded-credential"), "{quiet}");
         }
         let block = "```python\npassword = \"Voiture7x9q\"\n```\n";
-        let in_block = super::super::scan_text("SKILL.md", block, false);
+        let in_block = super::super::scan_text("SKILL.md", block);
         assert_eq!(in_block.iter().filter(|f| f.rule.id == "hardcoded-credential").count(), 1, "{in_block:?}");
         // In code, the assignment reader speaks for such values.
-        assert!(super::super::scan_text("x.sh", "# api key: Q7vLm2Xc9RtB4kPz8WnY3sHd\n", false).is_empty());
+        assert!(super::super::scan_text("x.sh", "# api key: Q7vLm2Xc9RtB4kPz8WnY3sHd\n").is_empty());
     }
 
     #[test]

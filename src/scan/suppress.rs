@@ -156,7 +156,7 @@ mod tests {
     #[test]
     fn suppressed_findings_stay_listed_and_secrets_never_suppress() {
         let text = "sudo apt-get install jq\ntoken=ghp_a1B2c3D4e5F6g7H8i9J0kLmNoPqRsTuVwXyZ01\n";
-        let mut findings = crate::scan::scan_text("setup.sh", text, false);
+        let mut findings = crate::scan::scan_text("setup.sh", text);
         let all = vec![
             Suppression {
                 rule: "privilege-sudo".into(),

@@ -65,16 +65,25 @@ static HIDDEN_CHARS: LazyLock<AhoCorasick> = LazyLock::new(|| {
     AhoCorasick::builder().kind(Some(AhoCorasickKind::DFA)).build(encodings).expect("valid")
 });
 
-/// Whether the text holds a character [`classify`] names: a byte search for their encodings,
-/// instead of decoding and classifying every character of every non-ASCII file.
-pub(super) fn has_hidden(text: &str) -> bool {
-    !text.is_ascii() && HIDDEN_CHARS.is_match(text)
+/// A file's text that holds a character [`classify`] names. The readers of hidden characters
+/// ([`check`], [`super::hidden::check`]) take one: the text is searched for them once.
+#[derive(Clone, Copy)]
+pub struct WithHidden<'a>(&'a str);
+
+impl<'a> WithHidden<'a> {
+    /// `None` when the text holds no hidden character: a byte search for their encodings,
+    /// instead of decoding and classifying every character of every non-ASCII file.
+    pub fn find(text: &'a str) -> Option<WithHidden<'a>> {
+        (!text.is_ascii() && HIDDEN_CHARS.is_match(text)).then_some(WithHidden(text))
+    }
+
+    pub fn text(self) -> &'a str {
+        self.0
+    }
 }
 
-pub fn check(sink: &mut Sink, text: &str, _starts_with_bom: bool) {
-    if !has_hidden(text) {
-        return;
-    }
+pub fn check(sink: &mut Sink, with_hidden: WithHidden) {
+    let text = with_hidden.text();
     let has_rtl = text.chars().any(is_rtl_letter);
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     let mut i = 0;
@@ -187,7 +196,7 @@ mod tests {
     use crate::scan::scan_text;
 
     fn found(text: &str) -> Vec<(&'static str, String)> {
-        scan_text("SKILL.md", text, false).into_iter().map(|f| (f.rule.id, f.message)).collect()
+        scan_text("SKILL.md", text).into_iter().map(|f| (f.rule.id, f.message)).collect()
     }
 
     fn tags(s: &str) -> String {
@@ -223,7 +232,11 @@ mod tests {
                 .map(|c| format!("ab{c}cd")),
         );
         for text in &texts {
-            assert_eq!(super::has_hidden(text), text.chars().any(|c| super::classify(c).is_some()), "{text:?}");
+            assert_eq!(
+                super::WithHidden::find(text).is_some(),
+                text.chars().any(|c| super::classify(c).is_some()),
+                "{text:?}"
+            );
         }
     }
 

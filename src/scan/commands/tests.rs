@@ -1,7 +1,7 @@
 use crate::scan::scan_text;
 
 fn ids(path: &str, text: &str) -> Vec<&'static str> {
-    let mut ids: Vec<&'static str> = scan_text(path, text, false).iter().map(|f| f.rule.id).collect();
+    let mut ids: Vec<&'static str> = scan_text(path, text).iter().map(|f| f.rule.id).collect();
     ids.dedup();
     ids
 }

@@ -22,7 +22,7 @@ pub(super) fn decoded_literals(sink: &mut Sink, lines: &[Line]) {
             let m = caps.get(1).expect("group");
             let Some(decoded) = decode_base64(m.as_str()) else { continue };
             let path = format!("{DECODED_PREFIX}{}", decoded_kind(&decoded));
-            for finding in crate::scan::scan_text(&path, &decoded, false) {
+            for finding in crate::scan::scan_text(&path, &decoded) {
                 if finding.severity < Severity::Medium {
                     continue;
                 }

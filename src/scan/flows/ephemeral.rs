@@ -41,7 +41,7 @@ mod tests {
     use crate::scan::scan_text;
 
     fn found(path: &str, text: &str) -> bool {
-        scan_text(path, text, false).iter().any(|f| f.rule.id == "self-deleting-script")
+        scan_text(path, text).iter().any(|f| f.rule.id == "self-deleting-script")
     }
 
     #[test]

@@ -51,11 +51,7 @@ mod tests {
     use crate::scan::scan_text;
 
     fn runs(path: &str, text: &str) -> Vec<&'static str> {
-        scan_text(path, text, false)
-            .iter()
-            .filter(|f| f.rule.id == "remote-code-run")
-            .map(|f| f.severity.as_str())
-            .collect()
+        scan_text(path, text).iter().filter(|f| f.rule.id == "remote-code-run").map(|f| f.severity.as_str()).collect()
     }
 
     #[test]

@@ -126,7 +126,7 @@ mod tests {
     use crate::scan::scan_text;
 
     fn lures(text: &str) -> Vec<&'static str> {
-        scan_text("SKILL.md", text, false)
+        scan_text("SKILL.md", text)
             .iter()
             .filter(|f| f.rule.id == "agent-install-lure")
             .map(|f| f.severity.as_str())

@@ -368,7 +368,7 @@ mod tests {
     use crate::scan::scan_text;
 
     fn ids(text: &str) -> Vec<(&'static str, &'static str)> {
-        scan_text("SKILL.md", text, false)
+        scan_text("SKILL.md", text)
             .iter()
             .filter(|f| f.rule.id.starts_with("agent-"))
             .map(|f| (f.rule.id, f.severity.as_str()))

@@ -526,7 +526,7 @@ impl<'s, 't> Engine<'s, 't> {
         }
         DEPTH.set(DEPTH.get() + 1);
         let path = format!("{}{}", DECODED_PREFIX, lang.ext());
-        let found = crate::scan::scan_text(&path, code, false);
+        let found = crate::scan::scan_text(&path, code);
         DEPTH.set(DEPTH.get() - 1);
         for finding in found {
             // Secrets written in the file are reported once, where they are written, masked:

@@ -150,7 +150,7 @@ mod tests {
     use crate::scan::scan_text;
 
     fn ids(path: &str, text: &str) -> Vec<(&'static str, &'static str)> {
-        let mut ids: Vec<_> = scan_text(path, text, false).iter().map(|f| (f.rule.id, f.severity.as_str())).collect();
+        let mut ids: Vec<_> = scan_text(path, text).iter().map(|f| (f.rule.id, f.severity.as_str())).collect();
         ids.sort_unstable();
         ids.dedup();
         ids

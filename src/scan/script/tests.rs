@@ -1,7 +1,7 @@
 use crate::scan::scan_text;
 
 fn ids(path: &str, text: &str) -> Vec<&'static str> {
-    let mut ids: Vec<&'static str> = scan_text(path, text, false).iter().map(|f| f.rule.id).collect();
+    let mut ids: Vec<&'static str> = scan_text(path, text).iter().map(|f| f.rule.id).collect();
     ids.sort_unstable();
     ids.dedup();
     ids
@@ -9,7 +9,7 @@ fn ids(path: &str, text: &str) -> Vec<&'static str> {
 
 /// The finding of `rule` and its (source line, sink line).
 fn chain(path: &str, text: &str, rule: &str) -> Option<(Option<usize>, usize)> {
-    scan_text(path, text, false).into_iter().find(|f| f.rule.id == rule).map(|f| (f.source_line, f.line))
+    scan_text(path, text).into_iter().find(|f| f.rule.id == rule).map(|f| (f.source_line, f.line))
 }
 
 #[test]
@@ -115,7 +115,7 @@ fn literal_passwords_on_command_lines() {
     let code = "import subprocess\nsubprocess.run(['dbtool', '--user=r', '--password=Wint3rSun'], check=True)\n";
     assert_eq!(ids("x.py", code), ["hardcoded-credential"]);
     // One finding for one password, masked: not a second one at the call that runs it.
-    let found = scan_text("x.py", code, false);
+    let found = scan_text("x.py", code);
     assert_eq!(found.len(), 1, "{found:?}");
     assert!(!found[0].matched.contains("Wint3rSun"), "{}", found[0].matched);
     assert!(ids("x.sh", "pg_dump --password=\"$PGPASSWORD\" db > out.sql\n").is_empty());
