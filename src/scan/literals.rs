@@ -15,7 +15,11 @@ use regex_syntax::hir::{Class, Hir, HirKind};
 /// such set is found (a pattern that can match without any fixed text, such as `\w+`).
 pub fn necessary(pattern: &str) -> Option<Vec<String>> {
     let hir = regex_syntax::ParserBuilder::new().build().parse(pattern).ok()?;
-    let need = need(&hir)?;
+    necessary_in(&hir)
+}
+
+fn necessary_in(hir: &Hir) -> Option<Vec<String>> {
+    let need = need(hir)?;
     let mut words = need.words;
     if words.is_empty() || words.iter().any(|w| w.is_empty()) {
         return None;
@@ -133,12 +137,73 @@ fn pieces(parts: &[Hir]) -> Result<Vec<String>, Vec<Vec<String>>> {
 /// sentences: searching for them costs more than they spare; `://` is not). `None` as for
 /// [`necessary`].
 pub fn necessary_all(pattern: &str, max: usize) -> Option<Vec<Vec<String>>> {
-    let first = necessary(pattern)?;
     let hir = regex_syntax::ParserBuilder::new().build().parse(pattern).ok()?;
-    let mut top = &hir;
+    necessary_all_in(&hir, max)
+}
+
+/// The branches of a pattern's top-level alternation, each with its sets of literals as
+/// [`necessary_all`] finds them: every match holds a word of each set of some branch. An
+/// alternation's words are otherwise one set of its branches' most common words ("first",
+/// "access"), while a branch's own verb and object are rarer together. Branches that need one
+/// set each are one branch: one of their words is needed, whichever matches. `None` when a
+/// branch has no literal.
+pub fn necessary_branches(pattern: &str, max: usize) -> Option<Vec<Vec<Vec<String>>>> {
+    let hir = regex_syntax::ParserBuilder::new().build().parse(pattern).ok()?;
+    let Some(alternatives) = top_alternatives(&hir) else {
+        return Some(vec![necessary_all_in(&hir, max)?]);
+    };
+    let mut branches: Vec<Vec<Vec<String>>> = Vec::new();
+    let mut single: Vec<String> = Vec::new();
+    for alternative in &alternatives {
+        let mut sets = necessary_all_in(alternative, max)?;
+        if sets.len() == 1 {
+            single.append(&mut sets[0]);
+        } else {
+            branches.push(sets);
+        }
+    }
+    if !single.is_empty() {
+        single.sort();
+        single.dedup();
+        let all = single.clone();
+        single.retain(|w| !all.iter().any(|o| o != w && w.contains(o.as_str())));
+        branches.insert(0, vec![single]);
+    }
+    Some(branches)
+}
+
+/// The branches of the pattern's top-level alternation. The parser factors what every branch
+/// starts with out of them (`\b(a|b)` for `\ba|\bb`): an alternation inside a concatenation
+/// is put back as one concatenation per branch, which matches the same.
+fn top_alternatives(hir: &Hir) -> Option<Vec<Hir>> {
+    match unwrap_captures(hir).kind() {
+        HirKind::Alternation(alternatives) => Some(alternatives.clone()),
+        HirKind::Concat(parts) => {
+            let at = parts.iter().position(|p| matches!(unwrap_captures(p).kind(), HirKind::Alternation(_)))?;
+            let HirKind::Alternation(alternatives) = unwrap_captures(&parts[at]).kind() else { return None };
+            let with = |alternative: &Hir| {
+                let mut joined = parts[..at].to_vec();
+                joined.push(alternative.clone());
+                joined.extend_from_slice(&parts[at + 1..]);
+                Hir::concat(joined)
+            };
+            Some(alternatives.iter().map(with).collect())
+        }
+        _ => None,
+    }
+}
+
+fn unwrap_captures(hir: &Hir) -> &Hir {
+    let mut top = hir;
     while let HirKind::Capture(capture) = top.kind() {
         top = &capture.sub;
     }
+    top
+}
+
+fn necessary_all_in(hir: &Hir, max: usize) -> Option<Vec<Vec<String>>> {
+    let first = necessary_in(hir)?;
+    let top = unwrap_captures(hir);
     let mut sets = vec![first];
     if let HirKind::Concat(parts) = top.kind()
         && let Err(mut candidates) = pieces(parts)
@@ -262,6 +327,23 @@ mod tests {
     fn a_sentence_pattern_needs_its_verb_and_its_object() {
         let sets = super::necessary_all(r"\b(download|fetch)\b.{0,100}?((https?|ftp)://\S+)", 3).unwrap();
         assert_eq!(sets, [vec!["download".to_string(), "fetch".to_string()], vec!["://".to_string()]]);
+    }
+
+    #[test]
+    fn each_branch_of_an_alternation_needs_its_own_words() {
+        let branches =
+            super::necessary_branches(r"(\bignore\b.{0,40}\binstructions\b|\bsystem-prompt\b|\boverride\b)", 3)
+                .unwrap();
+        let strings = |sets: &[&[&str]]| -> Vec<Vec<String>> {
+            sets.iter().map(|set| set.iter().map(|w| w.to_string()).collect()).collect()
+        };
+        assert_eq!(
+            branches,
+            [strings(&[&["override", "system-prompt"]]), strings(&[&["instructions"], &["ignore"]])],
+            "one-set branches joined, a two-set branch kept apart"
+        );
+        assert!(super::necessary_branches(r"abc|\w+", 3).is_none());
+        assert_eq!(super::necessary_branches(r"download.*://", 3).unwrap().len(), 1);
     }
 
     #[test]

@@ -86,15 +86,14 @@ const SETS_PER_PATTERN: usize = 3;
 
 /// A set of keyword sets found in a sentence: one bit per set of [`SEARCH`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Found(u64);
+pub struct Found(u128);
 
 impl Found {
-    pub const ALL: Found = Found(u64::MAX);
+    pub const ALL: Found = Found(u128::MAX);
 
-    /// Whether every set of literals the part's pattern needs is here.
+    /// Whether every set of literals that one branch of the part's pattern needs is here.
     pub fn has(self, part: Part) -> bool {
-        let mask = SEARCH.masks[part as usize];
-        self.0 & mask == mask
+        SEARCH.branches[part as usize].iter().any(|mask| self.0 & mask == *mask)
     }
 
     /// Whether a literal of the part's pattern is here.
@@ -180,7 +179,7 @@ impl Found {
 impl Found {
     /// The keyword sets numbered as [`literal_sets`] lists them.
     pub fn of_sets(sets: impl Iterator<Item = usize>) -> Found {
-        Found(sets.fold(0, |mask, bit| mask | 1 << bit))
+        Found(sets.fold(0, |mask, bit| mask | 1u128 << bit))
     }
 }
 
@@ -218,31 +217,41 @@ struct Search {
     automaton: AhoCorasick,
     /// The sets each keyword is in, by pattern id.
     sets: Vec<Found>,
-    /// The bits of each part's sets, by part.
-    masks: [u64; PARTS.len()],
+    /// The bits of each branch's sets, by part.
+    branches: Vec<Vec<u128>>,
+    /// The bits of all of each part's sets, by part.
+    masks: [u128; PARTS.len()],
 }
 
-/// Every part's sets of literals, in bit order.
-pub(crate) fn literal_sets() -> Vec<(Part, Vec<String>)> {
+/// Every part's sets of literals with the branch of its pattern they are of, in bit order.
+pub(crate) fn literal_sets() -> Vec<(Part, usize, Vec<String>)> {
     let mut out = Vec::new();
     for part in PARTS {
-        let sets = crate::scan::literals::necessary_all(&pattern(part).as_compiled_str(), SETS_PER_PATTERN)
+        let branches = crate::scan::literals::necessary_branches(&pattern(part).as_compiled_str(), SETS_PER_PATTERN)
             .unwrap_or_else(|| panic!("{part:?}: no literal to find it by"));
-        out.extend(sets.into_iter().map(|set| (part, set)));
+        for (branch, sets) in branches.into_iter().enumerate() {
+            out.extend(sets.into_iter().map(|set| (part, branch, set)));
+        }
     }
     out
 }
 
 static SEARCH: LazyLock<Search> = LazyLock::new(|| {
     let sets = literal_sets();
-    assert!(sets.len() <= 64, "one bit per set");
-    let mut masks = [0u64; PARTS.len()];
-    for (bit, (part, _)) in sets.iter().enumerate() {
+    assert!(sets.len() <= 128, "one bit per set");
+    let mut branches = vec![Vec::new(); PARTS.len()];
+    let mut masks = [0u128; PARTS.len()];
+    for (bit, (part, branch, _)) in sets.iter().enumerate() {
+        let of_part: &mut Vec<u128> = &mut branches[*part as usize];
+        if of_part.len() <= *branch {
+            of_part.resize(branch + 1, 0);
+        }
+        of_part[*branch] |= 1 << bit;
         masks[*part as usize] |= 1 << bit;
     }
-    let words = WordSearch::new(sets.iter().map(|(_, set)| set.as_slice()).enumerate());
+    let words = WordSearch::new(sets.iter().map(|(_, _, set)| set.as_slice()).enumerate());
     let found = words.owners.iter().map(|bits| Found::of_sets(bits.iter().copied())).collect();
-    Search { automaton: words.automaton, sets: found, masks }
+    Search { automaton: words.automaton, sets: found, branches, masks }
 });
 
 /// Every keyword in `text`, overlapping ones too: (byte offset, its sets), in order. `None`
@@ -284,7 +293,7 @@ mod tests {
     fn every_part_has_literals_to_be_found_by() {
         let sets = literal_sets();
         for part in PARTS {
-            let of_part: Vec<&Vec<String>> = sets.iter().filter(|(p, _)| *p == part).map(|(_, s)| s).collect();
+            let of_part: Vec<&Vec<String>> = sets.iter().filter(|(p, _, _)| *p == part).map(|(_, _, s)| s).collect();
             assert!(!of_part.is_empty(), "{part:?} would never be read");
             for set in of_part {
                 assert!(set.iter().all(|w| w.len() >= 2 && w.is_ascii()), "{part:?}: {set:?}");
