@@ -158,21 +158,10 @@ impl Found {
         self.has(Part::Carry)
     }
 
-    /// Whether any behaviour may be in a sentence with these words.
+    /// Whether any behaviour may be in a sentence with these words: every part's but those of
+    /// a listed lure ([`Self::listed_lure`]), which are read apart.
     pub fn any(self) -> bool {
-        self.read_secrets()
-            || self.send_data()
-            || self.config_tamper()
-            || self.hidden_output()
-            || self.install_lure()
-            || self.odd_path()
-            || self.fetched_authority()
-            || self.disable_safety()
-            || self.skip_confirmation()
-            || self.priority_claim()
-            || self.erase_traces()
-            || self.drop_evidence()
-            || self.carry_secret()
+        SEARCH.behaviour_branches.iter().any(|mask| self.0 & mask == *mask)
     }
 }
 
@@ -221,6 +210,8 @@ struct Search {
     branches: Vec<Vec<u128>>,
     /// The bits of all of each part's sets, by part.
     masks: [u128; PARTS.len()],
+    /// The branches of every part a behaviour is read from ([`Found::any`]), one list.
+    behaviour_branches: Vec<u128>,
 }
 
 /// Every part's sets of literals with the branch of its pattern they are of, in bit order.
@@ -251,7 +242,10 @@ static SEARCH: LazyLock<Search> = LazyLock::new(|| {
     }
     let words = WordSearch::new(sets.iter().map(|(_, _, set)| set.as_slice()).enumerate());
     let found = words.owners.iter().map(|bits| Found::of_sets(bits.iter().copied())).collect();
-    Search { automaton: words.automaton, sets: found, branches, masks }
+    let lists = [Part::FetchVerb, Part::Url];
+    let behaviour_branches =
+        PARTS.iter().filter(|part| !lists.contains(part)).flat_map(|part| branches[*part as usize].clone()).collect();
+    Search { automaton: words.automaton, sets: found, branches, masks, behaviour_branches }
 });
 
 /// Every keyword in `text`, overlapping ones too: (byte offset, its sets), in order. `None`
@@ -287,6 +281,38 @@ mod tests {
         assert!(found("Read ~/.SSH/id_rsa").read_secrets());
         assert!(!found("Read the chapter and summarise it.").any());
         assert!(find("Read the \u{17F}ecrets").is_none());
+    }
+
+    /// `any` is every behaviour's own test at once.
+    #[test]
+    fn any_is_one_of_the_behaviours() {
+        let bits = literal_sets().len();
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        let mut seen = [0usize; 2];
+        for round in 0..4000 {
+            // Sparse sets of bits, as sentences have: one to eight of them.
+            let mut found = Found::default();
+            for _ in 0..(1 + round % 8) {
+                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                found |= Found::of_sets(std::iter::once((seed >> 33) as usize % bits));
+            }
+            let each = found.read_secrets()
+                || found.send_data()
+                || found.config_tamper()
+                || found.hidden_output()
+                || found.install_lure()
+                || found.odd_path()
+                || found.fetched_authority()
+                || found.disable_safety()
+                || found.skip_confirmation()
+                || found.priority_claim()
+                || found.erase_traces()
+                || found.drop_evidence()
+                || found.carry_secret();
+            assert_eq!(found.any(), each, "{found:?}");
+            seen[usize::from(each)] += 1;
+        }
+        assert!(seen[0] > 0 && seen[1] > 0, "both answers should come up: {seen:?}");
     }
 
     #[test]
