@@ -24,12 +24,16 @@ fn necessary_in(hir: &Hir) -> Option<Vec<String>> {
     if words.is_empty() || words.iter().any(|w| w.is_empty()) {
         return None;
     }
+    fewest_words(&mut words);
+    Some(words)
+}
+
+/// Sorts the words and drops repeats and every word that holds another: the other finds it.
+fn fewest_words(words: &mut Vec<String>) {
     words.sort();
     words.dedup();
-    // A word that holds another is found by the other.
     let all = words.clone();
     words.retain(|w| !all.iter().any(|o| o != w && w.contains(o.as_str())));
-    Some(words)
 }
 
 /// What a piece of a pattern needs: one of `words`; `exact` when the piece matches nothing
@@ -163,10 +167,7 @@ pub fn necessary_branches(pattern: &str, max: usize) -> Option<Vec<Vec<Vec<Strin
         }
     }
     if !single.is_empty() {
-        single.sort();
-        single.dedup();
-        let all = single.clone();
-        single.retain(|w| !all.iter().any(|o| o != w && w.contains(o.as_str())));
+        fewest_words(&mut single);
         branches.insert(0, vec![single]);
     }
     Some(branches)
@@ -210,10 +211,7 @@ fn necessary_all_in(hir: &Hir, max: usize) -> Option<Vec<Vec<String>>> {
     {
         candidates.sort_by(|a, b| rarity(a).total_cmp(&rarity(b)));
         for mut words in candidates {
-            words.sort();
-            words.dedup();
-            let all = words.clone();
-            words.retain(|w| !all.iter().any(|o| o != w && w.contains(o.as_str())));
+            fewest_words(&mut words);
             if sets.len() < max
                 && !sets.contains(&words)
                 && words.iter().all(|w| w.len() >= 4 || (w.len() >= 3 && !w.bytes().all(|b| b.is_ascii_alphabetic())))
