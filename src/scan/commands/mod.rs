@@ -75,30 +75,53 @@ pub fn check(sink: &mut Sink, regions: &[Region]) {
                 fork_bombs(sink, region.start, code);
                 encoded_blobs(sink, region.start, code);
             }
-            RegionKind::Prose => {
-                let mut offset = region.start;
-                let mut previous = "";
-                for line in text[region.start..region.end].split_inclusive('\n') {
-                    // A command named in a warning ("never `curl … | sh`", its sentence
-                    // perhaps begun on the line before) is not an instruction. Only lines with
-                    // code in them are asked.
-                    let warned = || {
-                        WARNS_AGAINST.is_match(line)
-                            || (!previous.trim_end().ends_with(['.', ':']) && WARNS_AGAINST.is_match(previous))
-                    };
-                    if line.contains('`') && !warned() {
-                        for (s, e) in inline_code_spans(line) {
-                            let script = shell::parse(&line[s..e], offset + s);
-                            analyze(sink, &script, Mode::Code, &mut Flow::default());
-                        }
-                    }
-                    if line.contains("://") || line.contains('|') || line.contains("$(") || line.contains("<(") {
-                        prose_downloads(sink, line, offset);
-                    }
-                    previous = line;
-                    offset += line.len();
-                }
+            RegionKind::Prose => prose(sink, region.start, region.end),
+        }
+    }
+}
+
+/// Reads the prose lines that may hold a command: lines with inline code, and lines with a
+/// URL, a pipe or a process substitution, which every spelled-out download has. They are
+/// found by searching the region for those marks, not by visiting every line: prose is nearly
+/// all of a catalog's text, and few of its lines hold any.
+fn prose(sink: &mut Sink, start: usize, end: usize) {
+    let prose = &sink.text[start..end];
+    let bytes = prose.as_bytes();
+    // Every mark, with whether it is inline code (else a download's), in text order.
+    let mut marks: Vec<(usize, bool)> =
+        memchr::memchr2_iter(b'`', b'|', bytes).map(|at| (at, bytes[at] == b'`')).collect();
+    for needle in ["://", "$(", "<("] {
+        marks.extend(memchr::memmem::find_iter(bytes, needle).map(|at| (at, false)));
+    }
+    marks.sort_unstable();
+    let line_start = |at: usize| prose[..at].rfind('\n').map_or(0, |n| n + 1);
+    let mut mark = 0;
+    while mark < marks.len() {
+        let at = line_start(marks[mark].0);
+        let end = prose[at..].find('\n').map_or(prose.len(), |n| at + n + 1);
+        let (mut code, mut download) = (false, false);
+        while mark < marks.len() && marks[mark].0 < end {
+            code |= marks[mark].1;
+            download |= !marks[mark].1;
+            mark += 1;
+        }
+        let line = &prose[at..end];
+        let offset = start + at;
+        // A command named in a warning ("never `curl … | sh`", its sentence perhaps begun on
+        // the line before) is not an instruction. Only lines with code in them are asked.
+        let warned = || {
+            let previous = if at == 0 { "" } else { &prose[line_start(at - 1)..at] };
+            WARNS_AGAINST.is_match(line)
+                || (!previous.trim_end().ends_with(['.', ':']) && WARNS_AGAINST.is_match(previous))
+        };
+        if code && !warned() {
+            for (s, e) in inline_code_spans(line) {
+                let script = shell::parse(&line[s..e], offset + s);
+                analyze(sink, &script, Mode::Code, &mut Flow::default());
             }
+        }
+        if download {
+            prose_downloads(sink, line, offset);
         }
     }
 }
