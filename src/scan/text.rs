@@ -104,22 +104,54 @@ pub fn regions(text: &str, kind: FileKind) -> Vec<Region> {
 }
 
 fn markdown_regions(text: &str) -> Vec<Region> {
-    let mut out = Vec::new();
-    let mut prose_start = 0;
-    // (fence char, fence length, lang, content start)
-    let mut open: Option<(u8, usize, String, usize)> = None;
-    let mut offset = 0;
-    for line in text.split_inclusive('\n') {
-        let line_start = offset;
-        offset += line.len();
+    let mut fences = Fences::default();
+    for (line_start, line) in fence_lines(text) {
+        fences.line(line_start, line);
+    }
+    fences.finish(text.len())
+}
+
+/// The lines whose first non-blank characters are three backticks or tildes, with where each
+/// starts, in order: the only lines that may open or close a fence, found by searching for
+/// the runs. Every other line leaves the regions as they are, and nearly all lines are prose.
+fn fence_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let bytes = text.as_bytes();
+    let mut runs: Vec<usize> =
+        memchr::memmem::find_iter(bytes, "```").chain(memchr::memmem::find_iter(bytes, "~~~")).collect();
+    runs.sort_unstable();
+    let mut last_line = None;
+    runs.into_iter().filter_map(move |at| {
+        let start = text[..at].rfind('\n').map_or(0, |n| n + 1);
+        if last_line == Some(start) || !text[start..at].chars().all(char::is_whitespace) {
+            return None;
+        }
+        last_line = Some(start);
+        let end = text[at..].find('\n').map_or(text.len(), |n| at + n + 1);
+        Some((start, &text[start..end]))
+    })
+}
+
+/// The regions of Markdown, made a line at a time.
+#[derive(Default)]
+struct Fences {
+    out: Vec<Region>,
+    prose_start: usize,
+    /// The open fence: (fence char, fence length, lang, content start).
+    open: Option<(u8, usize, String, usize)>,
+}
+
+impl Fences {
+    /// Reads the line at `line_start` (with its newline).
+    fn line(&mut self, line_start: usize, line: &str) {
+        let offset = line_start + line.len();
         let trimmed = line.trim_start();
         let fence = trimmed.as_bytes().first().copied().filter(|c| *c == b'`' || *c == b'~');
         let fence_len = fence.map(|c| trimmed.bytes().take_while(|b| *b == c).count()).unwrap_or(0);
-        match (&open, fence) {
+        match (&self.open, fence) {
             (None, Some(c)) if fence_len >= 3 => {
                 let info = trimmed[fence_len..].trim();
                 if c == b'`' && info.contains('`') {
-                    continue;
+                    return;
                 }
                 let lang = info
                     .split(|c: char| c.is_whitespace() || c == ',' || c == '{')
@@ -127,33 +159,37 @@ fn markdown_regions(text: &str) -> Vec<Region> {
                     .unwrap_or("")
                     .trim_start_matches('.')
                     .to_ascii_lowercase();
-                if prose_start < line_start {
-                    out.push(Region { kind: RegionKind::Prose, start: prose_start, end: line_start });
+                if self.prose_start < line_start {
+                    self.out.push(Region { kind: RegionKind::Prose, start: self.prose_start, end: line_start });
                 }
-                open = Some((c, fence_len, lang, offset));
+                self.open = Some((c, fence_len, lang, offset));
             }
             (Some((c, len, _, _)), Some(f))
                 if f == *c && fence_len >= *len && trimmed[fence_len..].trim().is_empty() =>
             {
-                let (_, _, lang, content_start) = open.take().expect("open");
+                let (_, _, lang, content_start) = self.open.take().expect("open");
                 let shell = SHELL_LANGS.contains(&lang.as_str());
-                out.push(Region { kind: RegionKind::Code { lang, shell }, start: content_start, end: line_start });
-                prose_start = offset;
+                self.out.push(Region { kind: RegionKind::Code { lang, shell }, start: content_start, end: line_start });
+                self.prose_start = offset;
             }
             _ => {}
         }
     }
-    match open {
-        Some((_, _, lang, content_start)) => {
-            let shell = SHELL_LANGS.contains(&lang.as_str());
-            out.push(Region { kind: RegionKind::Code { lang, shell }, start: content_start, end: text.len() });
+
+    /// The regions, the text being `len` bytes long.
+    fn finish(mut self, len: usize) -> Vec<Region> {
+        match self.open {
+            Some((_, _, lang, content_start)) => {
+                let shell = SHELL_LANGS.contains(&lang.as_str());
+                self.out.push(Region { kind: RegionKind::Code { lang, shell }, start: content_start, end: len });
+            }
+            None if self.prose_start < len => {
+                self.out.push(Region { kind: RegionKind::Prose, start: self.prose_start, end: len })
+            }
+            None => {}
         }
-        None if prose_start < text.len() => {
-            out.push(Region { kind: RegionKind::Prose, start: prose_start, end: text.len() })
-        }
-        None => {}
+        self.out
     }
-    out
 }
 
 /// Inline code spans of one line of prose: byte ranges of their content, relative to the line.
@@ -348,5 +384,30 @@ mod tests {
         assert_eq!(visible(&"x".repeat(120)), "x".repeat(120));
         assert_eq!(visible("  a\u{202E}b\t\n"), "a<U+202E>b");
         assert!(visible(&"x".repeat(500)).ends_with('…'));
+    }
+
+    /// Reading only the lines found by their fence runs makes the regions reading every line
+    /// makes.
+    #[test]
+    fn fence_lines_make_the_regions_every_line_makes() {
+        let pieces = ["```", "~~~", "`", "~", " ", "\t", "\u{A0}", "\n", "\r\n", "sh", "x", "{.py}", "````", "é"];
+        let mut state = 0x2545_F491_u32;
+        let every_line = |text: &str| {
+            let mut fences = Fences::default();
+            let mut offset = 0;
+            for line in text.split_inclusive('\n') {
+                fences.line(offset, line);
+                offset += line.len();
+            }
+            fences.finish(text.len())
+        };
+        let mut fenced = 0;
+        for _ in 0..20_000 {
+            let text = crate::scan::pieces_mixed(&pieces, 16, &mut state);
+            let found = markdown_regions(&text);
+            assert_eq!(found, every_line(&text), "{text:?}");
+            fenced += usize::from(found.iter().any(|r| matches!(r.kind, RegionKind::Code { .. })));
+        }
+        assert!(fenced > 1000, "the mixes should open fences: {fenced}");
     }
 }
