@@ -272,9 +272,8 @@ impl LineIndex {
     pub fn position(&mut self, text: &str, offset: usize) -> (usize, usize) {
         let offset = offset.min(text.len());
         if offset > self.scanned {
-            let newlines = text.as_bytes()[self.scanned..offset].iter().enumerate().filter(|(_, b)| **b == b'\n');
             let base = self.scanned;
-            self.starts.extend(newlines.map(|(i, _)| base + i + 1));
+            self.starts.extend(memchr::memchr_iter(b'\n', &text.as_bytes()[base..offset]).map(|i| base + i + 1));
             self.scanned = offset;
         }
         let line = self.starts.partition_point(|&s| s <= offset);
