@@ -1,7 +1,7 @@
 //! Render keys, derived rather than kept: every page that may be reused is made from a typed
 //! input that holds all the page reads (`page_input::SkillPageInput`, `shown::ShownInput`,
 //! the API's and the search index's inputs), and its key is [`crate::hash::of`] that input,
-//! its serialized bytes streamed into the hasher. The code that builds a page sees only its
+//! the hash of its serialized bytes. The code that builds a page sees only its
 //! input, so a field the page reads is a field of the input, and every field of the input is
 //! in the key: none can be forgotten.
 //!
@@ -145,8 +145,8 @@ impl<'a> SkillFactsKey<'a> {
     }
 }
 
-/// A sequence serialized as the items `items` makes, without gathering them: the inputs of a
-/// file made from thousands of skills are streamed into its key.
+/// A sequence serialized as the items `items` makes, without collecting them first: the
+/// inputs of a file made from thousands of skills are serialized into its key as they come.
 pub struct Seq<F>(pub F);
 
 impl<F, I> Serialize for Seq<F>
