@@ -121,12 +121,11 @@ fn fence_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     runs.sort_unstable();
     let mut last_line = None;
     runs.into_iter().filter_map(move |at| {
-        let start = text[..at].rfind('\n').map_or(0, |n| n + 1);
+        let (start, end) = line_at(text, at);
         if last_line == Some(start) || !text[start..at].chars().all(char::is_whitespace) {
             return None;
         }
         last_line = Some(start);
-        let end = text[at..].find('\n').map_or(text.len(), |n| at + n + 1);
         Some((start, &text[start..end]))
     })
 }
@@ -256,6 +255,12 @@ pub fn lines_around(text: &str, start: usize, end: usize) -> (usize, usize) {
     let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
     let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
     (line_start, line_end)
+}
+
+/// The line `at` is on, with its newline when it has one: (start, end).
+pub fn line_at(text: &str, at: usize) -> (usize, usize) {
+    let (start, end) = lines_around(text, at, at);
+    (start, (end + 1).min(text.len()))
 }
 
 /// Maps byte offsets to 1-based (line, column); the column counts characters. Lines are found

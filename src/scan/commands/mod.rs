@@ -20,7 +20,7 @@ use regex::Regex;
 
 use super::Sink;
 use super::shell::{self, Script};
-use super::text::{Region, RegionKind, inline_code_spans};
+use super::text::{Region, RegionKind, inline_code_spans, line_at};
 
 pub use allowed_tools::check_allowed_tools;
 pub use invocation::{INSTALLER_SOURCES, is_installer};
@@ -94,11 +94,9 @@ fn prose(sink: &mut Sink, start: usize, end: usize) {
         marks.extend(memchr::memmem::find_iter(bytes, needle).map(|at| (at, false)));
     }
     marks.sort_unstable();
-    let line_start = |at: usize| prose[..at].rfind('\n').map_or(0, |n| n + 1);
     let mut mark = 0;
     while mark < marks.len() {
-        let at = line_start(marks[mark].0);
-        let end = prose[at..].find('\n').map_or(prose.len(), |n| at + n + 1);
+        let (at, end) = line_at(prose, marks[mark].0);
         let (mut code, mut download) = (false, false);
         while mark < marks.len() && marks[mark].0 < end {
             code |= marks[mark].1;
@@ -110,7 +108,7 @@ fn prose(sink: &mut Sink, start: usize, end: usize) {
         // A command named in a warning ("never `curl … | sh`", its sentence perhaps begun on
         // the line before) is not an instruction. Only lines with code in them are asked.
         let warned = || {
-            let previous = if at == 0 { "" } else { &prose[line_start(at - 1)..at] };
+            let previous = if at == 0 { "" } else { &prose[line_at(prose, at - 1).0..at] };
             WARNS_AGAINST.is_match(line)
                 || (!previous.trim_end().ends_with(['.', ':']) && WARNS_AGAINST.is_match(previous))
         };
