@@ -42,13 +42,15 @@ pub(super) fn sentences(body: &str) -> Vec<(usize, usize)> {
 /// blank line ends. No sentence crosses one.
 pub(super) fn blocks(body: &str) -> Vec<usize> {
     let mut cuts = vec![0];
+    let bytes = body.as_bytes();
     let mut offset = 0;
-    for line in body.split_inclusive('\n') {
-        let blank = line.trim_start().is_empty();
-        if blank || starts_block(line) {
+    let ends = memchr::memchr_iter(b'\n', bytes).map(|i| i + 1).chain((!body.ends_with('\n')).then_some(body.len()));
+    for end in ends.filter(|end| *end > 0) {
+        let (blank, starts) = line_kind(&body[offset..end]);
+        if blank || starts {
             cuts.push(offset);
         }
-        offset += line.len();
+        offset = end;
         if blank {
             cuts.push(offset);
         }
@@ -56,6 +58,16 @@ pub(super) fn blocks(body: &str) -> Vec<usize> {
     cuts.push(body.len());
     cuts.dedup();
     cuts
+}
+
+/// Whether a line is blank, and whether it starts a block ([`starts_block`]). Most lines
+/// start with a letter: only a line that starts with white space or a non-ASCII character
+/// is trimmed (Unicode white space) first.
+fn line_kind(line: &str) -> (bool, bool) {
+    match line.as_bytes().first() {
+        Some(&b) if b.is_ascii() && !(b as char).is_whitespace() => (false, starts_block(line)),
+        _ => (line.trim_start().is_empty(), starts_block(line)),
+    }
 }
 
 /// The block of [`blocks`] that holds the byte at `at`.
@@ -75,9 +87,72 @@ pub(super) fn piece_at(
 ) -> (usize, usize) {
     let bytes = body.as_bytes();
     let floor = if floor <= at { floor.max(block_start) } else { block_start };
-    let start = (floor + 1..=at).rev().find(|i| inner_cut(bytes, *i)).unwrap_or(floor);
-    let end = (at + 1..block_end).find(|i| inner_cut(bytes, *i)).unwrap_or(block_end);
+    let start = last_cut(bytes, floor + 1, at).unwrap_or(floor);
+    let end = next_cut(bytes, at + 1, block_end).unwrap_or(block_end);
     (start, end)
+}
+
+// A cut of [`inner_cut`] at `i` has `<` at `i`, or `.`, `!`, `?` or `>` at `i - 1`: the two
+// searches below visit only those bytes, found with memchr, instead of testing every byte.
+
+/// The cut a byte of [`inner_cut`]'s marks at `q` may make: before a `<`, after the others.
+fn cut_by(bytes: &[u8], q: usize) -> usize {
+    if bytes[q] == b'<' { q } else { q + 1 }
+}
+
+/// The first cut of [`inner_cut`] in `lo..hi` (1 <= `lo`, `hi` <= the length).
+fn next_cut(bytes: &[u8], lo: usize, hi: usize) -> Option<usize> {
+    let mut from = lo.checked_sub(1)?;
+    // The next `<` or `>`: rare in prose, so searched for again only once passed.
+    let mut angle = None;
+    while from < hi {
+        let window = &bytes[from..hi];
+        if angle.is_none_or(|a| a < from) {
+            angle = Some(memchr::memchr2(b'<', b'>', window).map_or(hi, |i| from + i));
+        }
+        let stop = memchr::memchr3(b'.', b'!', b'?', window).map_or(hi, |i| from + i);
+        let q = stop.min(angle.unwrap_or(hi));
+        if q >= hi {
+            return None;
+        }
+        // Cuts only move forward with their marks: past `hi`, none is left.
+        let i = cut_by(bytes, q);
+        if i >= hi {
+            return None;
+        }
+        if i >= lo && inner_cut(bytes, i) {
+            return Some(i);
+        }
+        from = q + 1;
+    }
+    None
+}
+
+/// The last cut of [`inner_cut`] in `lo..=hi` (1 <= `lo`, `hi` < the length).
+fn last_cut(bytes: &[u8], lo: usize, hi: usize) -> Option<usize> {
+    if lo > hi {
+        return None;
+    }
+    let base = lo - 1;
+    let mut to = hi + 1;
+    let mut angle: Option<Option<usize>> = None;
+    while to > base {
+        let window = &bytes[base..to];
+        if angle.is_none_or(|a| a.is_some_and(|a| a >= to)) {
+            angle = Some(memchr::memrchr2(b'<', b'>', window).map(|i| base + i));
+        }
+        let stop = memchr::memrchr3(b'.', b'!', b'?', window).map(|i| base + i);
+        let q = stop.max(angle.flatten())?;
+        let i = cut_by(bytes, q);
+        if i < lo {
+            return None;
+        }
+        if i <= hi && inner_cut(bytes, i) {
+            return Some(i);
+        }
+        to = q;
+    }
+    None
 }
 
 /// Whether a piece between two cuts is long enough to be a sentence.
@@ -234,6 +309,53 @@ pub(super) fn starts_imperative(sentence: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The cuts and blocks found by their marks are those a visit of every byte or line finds.
+    #[test]
+    fn cuts_and_blocks_found_by_their_marks_are_those_of_every_byte() {
+        let pieces = [
+            ".", "!", "?", " ", "\t", "\n", "\r\n", "<!--", "-->", "<", ">", "e.g.", "etc.", "word", "é", "\u{A0}",
+            "#", "- ", "12.", "3)", "|", "\n\n", "  ", "x", "\u{B}",
+        ];
+        let every_line = |body: &str| {
+            let mut cuts = vec![0];
+            let mut offset = 0;
+            for line in body.split_inclusive('\n') {
+                let blank = line.trim_start().is_empty();
+                if blank || starts_block(line) {
+                    cuts.push(offset);
+                }
+                offset += line.len();
+                if blank {
+                    cuts.push(offset);
+                }
+            }
+            cuts.push(body.len());
+            cuts.dedup();
+            cuts
+        };
+        let mut state = 0x1F12_3BB5_u32;
+        let mut cuts_found = 0;
+        for _ in 0..20_000 {
+            let body = crate::scan::pieces_mixed(&pieces, 14, &mut state);
+            assert_eq!(blocks(&body), every_line(&body), "{body:?}");
+            let bytes = body.as_bytes();
+            for lo in 1..bytes.len() {
+                let next = (lo..bytes.len()).find(|i| inner_cut(bytes, *i));
+                assert_eq!(next_cut(bytes, lo, bytes.len()), next, "{body:?} from {lo}");
+                let last = (lo..bytes.len()).rev().find(|i| inner_cut(bytes, *i));
+                assert_eq!(last_cut(bytes, lo, bytes.len() - 1), last, "{body:?} back to {lo}");
+                for hi in lo..bytes.len() {
+                    let next = (lo..hi).find(|i| inner_cut(bytes, *i));
+                    assert_eq!(next_cut(bytes, lo, hi), next, "{body:?} in {lo}..{hi}");
+                    let last = (lo..=hi).rev().find(|i| inner_cut(bytes, *i));
+                    assert_eq!(last_cut(bytes, lo, hi), last, "{body:?} in {lo}..={hi}");
+                    cuts_found += usize::from(next.is_some());
+                }
+            }
+        }
+        assert!(cuts_found > 100_000, "the mixes should hold cuts: {cuts_found}");
+    }
 
     #[test]
     fn the_sentence_around_a_byte_is_the_one_the_whole_split_finds() {
