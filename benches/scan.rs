@@ -174,7 +174,7 @@ fn readers_breakdown(skills: &[Loaded]) -> Vec<(&'static str, Duration)> {
         let (found, keywords) = prefilter::search(&text);
         lap(1);
         if let Some(with_hidden) = unicode::WithHidden::find(&text) {
-            unicode::check(&mut sink, with_hidden);
+            unicode::check(&mut sink, &with_hidden);
         }
         lap(2);
         secrets::check(&mut sink, &text, &found);

@@ -5,21 +5,21 @@
 //! there but to be obeyed unseen.
 
 use super::rules::Severity;
-use super::unicode::{Hidden, WithHidden, classify, is_flag_tag_sequence};
+use super::unicode::{Hidden, Run, WithHidden, is_flag_tag_sequence};
 use super::{Sink, scan_text};
 
 /// The path prefix of text read again here: never read again a second time.
 const HIDDEN_PREFIX: &str = "<hidden>/";
 
-pub fn check(sink: &mut Sink, with_hidden: WithHidden) {
+pub fn check(sink: &mut Sink, with_hidden: &WithHidden) {
     if sink.file.starts_with(HIDDEN_PREFIX) {
         return;
     }
     let text = with_hidden.text();
     let name = sink.file.rsplit('/').next().unwrap_or(sink.file);
     let path = format!("{HIDDEN_PREFIX}{name}");
-    tag_text(sink, text, &path);
-    split_words(sink, text, &path);
+    tag_text(sink, with_hidden.runs(), &path);
+    split_words(sink, text, with_hidden.runs(), &path);
 }
 
 fn raise(severity: Severity) -> Severity {
@@ -37,23 +37,10 @@ fn counts(rule: &str, severity: Severity) -> bool {
 }
 
 /// Each run of tag characters (not a flag), decoded and read as text of the file's kind.
-fn tag_text(sink: &mut Sink, text: &str, path: &str) {
-    let chars: Vec<(usize, char)> = text.char_indices().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        if classify(chars[i].1) != Some(Hidden::Tag) {
-            i += 1;
-            continue;
-        }
-        let mut j = i + 1;
-        while j < chars.len() && classify(chars[j].1) == Some(Hidden::Tag) {
-            j += 1;
-        }
-        let run: Vec<char> = chars[i..j].iter().map(|(_, c)| *c).collect();
-        let prev = i.checked_sub(1).map(|p| chars[p].1);
-        let (start, end) = (chars[i].0, chars.get(j).map_or(text.len(), |(o, _)| *o));
-        i = j;
-        if is_flag_tag_sequence(prev, &run) {
+fn tag_text(sink: &mut Sink, runs: &[Run], path: &str) {
+    for tags in runs.iter().filter(|r| r.kind == Hidden::Tag) {
+        let (run, start, end) = (&tags.chars, tags.start, tags.end);
+        if is_flag_tag_sequence(tags.prev, run) {
             continue;
         }
         let decoded: String = run
@@ -75,27 +62,23 @@ fn tag_text(sink: &mut Sink, text: &str, path: &str) {
 
 /// The file read again without the zero-width characters that split its words, when any
 /// does: findings that only the joined text holds are reported on their line.
-fn split_words(sink: &mut Sink, text: &str, path: &str) {
-    let invisible = |c: char| classify(c) == Some(Hidden::Invisible);
-    let mut splits = false;
-    let mut cleaned = String::with_capacity(text.len());
-    let mut prev = ' ';
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if invisible(c) {
-            // Between two ASCII letters or digits: scripts that need joiners are not split.
-            if prev.is_ascii_alphanumeric() && chars.peek().is_some_and(|n| n.is_ascii_alphanumeric() || invisible(*n))
-            {
-                splits = true;
-            }
-            continue;
-        }
-        cleaned.push(c);
-        prev = c;
-    }
+fn split_words(sink: &mut Sink, text: &str, runs: &[Run], path: &str) {
+    let invisible: Vec<&Run> = runs.iter().filter(|r| r.kind == Hidden::Invisible).collect();
+    // Between two ASCII letters or digits: scripts that need joiners are not split.
+    let splits = invisible.iter().any(|r| {
+        r.prev.is_some_and(|p| p.is_ascii_alphanumeric())
+            && (r.chars.len() > 1 || r.next.is_some_and(|n| n.is_ascii_alphanumeric()))
+    });
     if !splits {
         return;
     }
+    let mut cleaned = String::with_capacity(text.len());
+    let mut from = 0;
+    for run in &invisible {
+        cleaned.push_str(&text[from..run.start]);
+        from = run.end;
+    }
+    cleaned.push_str(&text[from..]);
     let seen: Vec<(&str, usize)> = sink.findings.iter().map(|f| (f.rule.id, f.line)).collect();
     let line_starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
     for f in scan_text(path, &cleaned) {

@@ -313,7 +313,7 @@ fn scan_text_with(
     let regions = text::regions(text, kind);
     // Without a tag or an invisible character there is nothing hidden to read.
     let with_hidden = unicode::WithHidden::find(text);
-    if let Some(with_hidden) = with_hidden {
+    if let Some(with_hidden) = &with_hidden {
         unicode::check(&mut sink, with_hidden);
     }
     secrets::check(&mut sink, text, &found);
@@ -321,7 +321,7 @@ fn scan_text_with(
     commands::check(&mut sink, &regions);
     instructions::check(&mut sink, &regions, keywords);
     flows::check(&mut sink, &regions);
-    if let Some(with_hidden) = with_hidden {
+    if let Some(with_hidden) = &with_hidden {
         hidden::check(&mut sink, with_hidden);
     }
     sink.finish()

@@ -5,10 +5,6 @@
 //! joiner inside an emoji sequence or a zero-width (non-)joiner in the scripts that need one,
 //! and a subdivision flag (U+1F3F4, tag letters, U+E007F).
 
-use std::sync::LazyLock;
-
-use aho_corasick::{AhoCorasick, AhoCorasickKind};
-
 use super::Sink;
 use super::rules::Severity;
 
@@ -55,53 +51,99 @@ fn is_rtl_letter(c: char) -> bool {
     matches!(c as u32, 0x0590..=0x08FF | 0xFB1D..=0xFDFF | 0xFE70..=0xFEFC)
 }
 
-/// Every character [`classify`] names, as UTF-8: read from `classify` itself.
-static HIDDEN_CHARS: LazyLock<AhoCorasick> = LazyLock::new(|| {
-    let encodings: Vec<String> = (0..=char::MAX as u32)
-        .filter_map(char::from_u32)
-        .filter(|c| classify(*c).is_some())
-        .map(String::from)
-        .collect();
-    AhoCorasick::builder().kind(Some(AhoCorasickKind::DFA)).build(encodings).expect("valid")
-});
+/// A run of hidden characters of one kind, side by side, with the characters around it.
+pub(super) struct Run {
+    pub start: usize,
+    pub end: usize,
+    pub kind: Hidden,
+    pub chars: Vec<char>,
+    /// The characters just before and just after the run.
+    pub prev: Option<char>,
+    pub next: Option<char>,
+}
 
-/// A file's text that holds a character [`classify`] names. The readers of hidden characters
-/// ([`check`], [`super::hidden::check`]) take one: the text is searched for them once.
-#[derive(Clone, Copy)]
-pub struct WithHidden<'a>(&'a str);
+/// A file's text that holds a character [`classify`] names, with its runs of them. The readers
+/// of hidden characters ([`check`], [`super::hidden::check`]) take one: the text is searched
+/// for them once.
+pub struct WithHidden<'a> {
+    text: &'a str,
+    runs: Vec<Run>,
+}
 
 impl<'a> WithHidden<'a> {
-    /// `None` when the text holds no hidden character: a byte search for their encodings,
-    /// instead of decoding and classifying every character of every non-ASCII file.
+    /// `None` when the text holds no hidden character.
     pub fn find(text: &'a str) -> Option<WithHidden<'a>> {
-        (!text.is_ascii() && HIDDEN_CHARS.is_match(text)).then_some(WithHidden(text))
+        if text.is_ascii() {
+            return None;
+        }
+        let runs = runs(text);
+        (!runs.is_empty()).then_some(WithHidden { text, runs })
     }
 
-    pub fn text(self) -> &'a str {
-        self.0
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
+    pub(super) fn runs(&self) -> &[Run] {
+        &self.runs
     }
 }
 
-pub fn check(sink: &mut Sink, with_hidden: WithHidden) {
-    let text = with_hidden.text();
-    let has_rtl = text.chars().any(is_rtl_letter);
-    let chars: Vec<(usize, char)> = text.char_indices().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        let (offset, c) = chars[i];
-        let Some(kind) = classify(c) else {
-            i += 1;
-            continue;
-        };
-        // The run of hidden characters of the same kind starting here.
-        let mut j = i + 1;
-        while j < chars.len() && classify(chars[j].1) == Some(kind) {
-            j += 1;
+/// Every character of `text` that [`classify`] names, with its offset and kind. ASCII, which
+/// none of them is, is passed over eight bytes at a time: only the other characters are decoded.
+fn hidden_chars(text: &str) -> impl Iterator<Item = (usize, char, Hidden)> + '_ {
+    const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        loop {
+            while let Some(chunk) = bytes.get(at..at + 8)
+                && u64::from_ne_bytes(chunk.try_into().expect("eight bytes")) & HIGH_BITS == 0
+            {
+                at += 8;
+            }
+            let byte = *bytes.get(at)?;
+            if byte.is_ascii() {
+                at += 1;
+                continue;
+            }
+            let c = text[at..].chars().next()?;
+            let here = at;
+            at += c.len_utf8();
+            if let Some(kind) = classify(c) {
+                return Some((here, c, kind));
+            }
         }
-        let end = chars.get(j).map_or(text.len(), |(o, _)| *o);
-        let prev = i.checked_sub(1).map(|p| chars[p].1);
-        let next = chars.get(j).map(|(_, c)| *c);
-        let run: Vec<char> = chars[i..j].iter().map(|(_, c)| *c).collect();
+    })
+}
+
+/// The runs of hidden characters of one kind in `text`, in order.
+fn runs(text: &str) -> Vec<Run> {
+    let mut runs: Vec<Run> = Vec::new();
+    for (at, c, kind) in hidden_chars(text) {
+        if let Some(run) = runs.last_mut().filter(|r| r.end == at && r.kind == kind) {
+            run.chars.push(c);
+            run.end += c.len_utf8();
+            continue;
+        }
+        let prev = text[..at].chars().next_back();
+        runs.push(Run { start: at, end: at + c.len_utf8(), kind, chars: vec![c], prev, next: None });
+    }
+    for run in &mut runs {
+        run.next = text[run.end..].chars().next();
+    }
+    runs
+}
+
+pub fn check(sink: &mut Sink, with_hidden: &WithHidden) {
+    let text = with_hidden.text();
+    // Only a direction mark asks whether the text is written right to left.
+    let rtl = std::cell::OnceCell::new();
+    let has_rtl = || *rtl.get_or_init(|| text.chars().any(is_rtl_letter));
+    for run in with_hidden.runs() {
+        let (offset, end, prev, next) = (run.start, run.end, run.prev, run.next);
+        let (kind, c) = (run.kind, run.chars[0]);
+        let run = &run.chars;
         match kind {
             Hidden::Bidi => {
                 let names: Vec<String> = run.iter().map(|c| format!("U+{:04X}", *c as u32)).collect();
@@ -114,17 +156,21 @@ pub fn check(sink: &mut Sink, with_hidden: WithHidden) {
                 );
             }
             Hidden::BidiMark => {
-                let severity = if has_rtl { Severity::Low } else { Severity::High };
+                let severity = if has_rtl() { Severity::Low } else { Severity::High };
                 sink.report_in_context(
                     "unicode-bidi",
                     severity,
                     offset,
                     end,
-                    format!("direction mark U+{:04X}{}", c as u32, if has_rtl { " in right-to-left text" } else { "" }),
+                    format!(
+                        "direction mark U+{:04X}{}",
+                        c as u32,
+                        if has_rtl() { " in right-to-left text" } else { "" }
+                    ),
                 );
             }
             Hidden::Tag => {
-                if !is_flag_tag_sequence(prev, &run) {
+                if !is_flag_tag_sequence(prev, run) {
                     let decoded: String = run
                         .iter()
                         .filter_map(|c| char::from_u32(*c as u32 - 0xE0000))
@@ -178,7 +224,6 @@ pub fn check(sink: &mut Sink, with_hidden: WithHidden) {
                 }
             }
         }
-        i = j;
     }
 }
 
@@ -238,6 +283,64 @@ mod tests {
                 "{text:?}"
             );
         }
+    }
+
+    /// The runs found by passing over ASCII are those a visit of every character finds.
+    #[test]
+    fn runs_are_those_every_character_makes() {
+        use super::{classify, runs};
+        let pieces = [
+            "a",
+            "é",
+            " ",
+            "\u{200B}",
+            "\u{200D}",
+            "\u{202E}",
+            "\u{200F}",
+            "\u{E0041}",
+            "\u{E007F}",
+            "\u{FE0F}",
+            "\u{E0100}",
+            "😀",
+            "日本",
+            "12345678",
+            "\u{AD}",
+            "\n",
+        ];
+        let mut state = 0x3C6E_F372_u32;
+        let mut found = 0;
+        for _ in 0..20_000 {
+            let text = crate::scan::pieces_mixed(&pieces, 12, &mut state);
+            let chars: Vec<(usize, char)> = text.char_indices().collect();
+            let mut every = Vec::new();
+            let mut i = 0;
+            while i < chars.len() {
+                let Some(kind) = classify(chars[i].1) else {
+                    i += 1;
+                    continue;
+                };
+                let mut j = i + 1;
+                while j < chars.len() && classify(chars[j].1) == Some(kind) {
+                    j += 1;
+                }
+                let run: Vec<char> = chars[i..j].iter().map(|(_, c)| *c).collect();
+                let end = chars.get(j).map_or(text.len(), |(o, _)| *o);
+                every.push((
+                    chars[i].0,
+                    end,
+                    kind,
+                    run,
+                    i.checked_sub(1).map(|p| chars[p].1),
+                    chars.get(j).map(|c| c.1),
+                ));
+                i = j;
+            }
+            let got: Vec<_> =
+                runs(&text).into_iter().map(|r| (r.start, r.end, r.kind, r.chars, r.prev, r.next)).collect();
+            assert_eq!(got, every, "{text:?}");
+            found += got.len();
+        }
+        assert!(found > 50_000, "the mixes should hold hidden characters: {found}");
     }
 
     #[test]
