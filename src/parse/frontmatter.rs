@@ -59,7 +59,7 @@ pub fn split(text: &str) -> Split<'_> {
     let mut offset = yaml_start;
     let mut line = 2;
     while offset <= text.len() {
-        let end = text[offset..].find('\n').map(|i| offset + i).unwrap_or(text.len());
+        let end = memchr::memchr(b'\n', &text.as_bytes()[offset..]).map_or(text.len(), |i| offset + i);
         if text[offset..end].trim_end() == "---" {
             let body_start = (end + 1).min(text.len());
             return Split {

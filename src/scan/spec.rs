@@ -31,12 +31,8 @@ pub fn check(sink: &mut Sink, parsed: Result<&ParsedSkill, String>, folder_name:
     let yaml = split.yaml.unwrap_or("");
     let yaml_start = split.yaml.map_or(0, |y| y.as_ptr() as usize - text.as_ptr() as usize);
     // The frontmatter's lines, split once: each key is looked up in them.
-    let mut yaml_lines = Vec::new();
-    let mut offset = yaml_start;
-    for line in yaml.split_inclusive('\n') {
-        yaml_lines.push((offset, line));
-        offset += line.len();
-    }
+    let yaml_lines: Vec<(usize, &str)> =
+        super::text::lines_inclusive(yaml).map(|(offset, line)| (yaml_start + offset, line)).collect();
     // Byte range of a top-level key's line.
     let key_at = |key: &str| -> (usize, usize) {
         yaml_lines

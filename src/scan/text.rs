@@ -252,9 +252,24 @@ pub fn mentioned_spans(line: &str) -> Vec<(usize, usize)> {
 /// From the start of the line `start` is on to the end of the line `end` is on (before its
 /// newline).
 pub fn lines_around(text: &str, start: usize, end: usize) -> (usize, usize) {
-    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
-    let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i);
+    // The memchr crate's searches are vectorised; the standard library's char search is not.
+    let bytes = text.as_bytes();
+    let line_start = memchr::memrchr(b'\n', &bytes[..start]).map_or(0, |i| i + 1);
+    let line_end = memchr::memchr(b'\n', &bytes[end..]).map_or(text.len(), |i| end + i);
     (line_start, line_end)
+}
+
+/// The lines of `text` with their newlines, as `split_inclusive('\n')` gives them, each with
+/// its offset: found with memchr's vectorised search, where the standard library's char
+/// search goes a word at a time.
+pub fn lines_inclusive(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let last = (!text.is_empty() && !text.ends_with('\n')).then_some(text.len());
+    let mut start = 0;
+    memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1).chain(last).map(move |end| {
+        let line = (start, &text[start..end]);
+        start = end;
+        line
+    })
 }
 
 /// The line `at` is on, with its newline when it has one: (start, end).
@@ -293,8 +308,8 @@ pub fn looks_binary(bytes: &[u8]) -> bool {
     if bytes.starts_with(&[0xFF, 0xFE]) || bytes.starts_with(&[0xFE, 0xFF]) {
         return false;
     }
-    // A slice's `contains` of a byte is a vectorised search; a byte loop through `take` is not.
-    bytes[..bytes.len().min(8192)].contains(&0)
+    // memchr's search is vectorised; a slice's `contains` goes a word at a time.
+    memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some()
 }
 
 /// Characters that do not show, or show as something else: printed as `<U+XXXX>`.
@@ -388,6 +403,24 @@ mod tests {
         assert_eq!(visible(&"x".repeat(120)), "x".repeat(120));
         assert_eq!(visible("  a\u{202E}b\t\n"), "a<U+202E>b");
         assert!(visible(&"x".repeat(500)).ends_with('…'));
+    }
+
+    #[test]
+    fn lines_are_those_split_inclusive_gives() {
+        let mut state = 0x6A09_E667_u32;
+        for _ in 0..5_000 {
+            let text = crate::scan::pieces_mixed(&["\n", "\r\n", "a", "é", " ", "\n\n"], 8, &mut state);
+            let mut offset = 0;
+            let split: Vec<(usize, &str)> = text
+                .split_inclusive('\n')
+                .map(|line| {
+                    offset += line.len();
+                    (offset - line.len(), line)
+                })
+                .collect();
+            assert_eq!(lines_inclusive(&text).collect::<Vec<_>>(), split, "{text:?}");
+        }
+        assert_eq!(lines_inclusive("").count(), 0);
     }
 
     /// Reading only the lines found by their fence runs makes the regions reading every line

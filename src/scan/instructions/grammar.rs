@@ -3,7 +3,7 @@
 
 use regex::Regex;
 
-use crate::scan::text::mentioned_spans;
+use crate::scan::text::{lines_inclusive, mentioned_spans};
 
 /// Byte ranges of `<!-- ... -->` comments (an unclosed one runs to the end).
 pub(super) fn html_comments(body: &str) -> Vec<(usize, usize)> {
@@ -42,17 +42,13 @@ pub(super) fn sentences(body: &str) -> Vec<(usize, usize)> {
 /// blank line ends. No sentence crosses one.
 pub(super) fn blocks(body: &str) -> Vec<usize> {
     let mut cuts = vec![0];
-    let bytes = body.as_bytes();
-    let mut offset = 0;
-    let ends = memchr::memchr_iter(b'\n', bytes).map(|i| i + 1).chain((!body.ends_with('\n')).then_some(body.len()));
-    for end in ends.filter(|end| *end > 0) {
-        let (blank, starts) = line_kind(&body[offset..end]);
+    for (offset, line) in lines_inclusive(body) {
+        let (blank, starts) = line_kind(line);
         if blank || starts {
             cuts.push(offset);
         }
-        offset = end;
         if blank {
-            cuts.push(offset);
+            cuts.push(offset + line.len());
         }
     }
     cuts.push(body.len());

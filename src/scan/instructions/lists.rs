@@ -33,7 +33,7 @@ fn list_end(body: &str, start: usize) -> usize {
     let mut end = start;
     let mut offset = start;
     let mut after_blank = false;
-    for line in body[start..].split_inclusive('\n') {
+    for (_, line) in crate::scan::text::lines_inclusive(&body[start..]) {
         let t = line.trim_start();
         if offset > start {
             if t.starts_with('#') || t.starts_with("```") || t.starts_with("~~~") {
@@ -82,7 +82,7 @@ pub(super) fn install_lures(sink: &mut Sink, base: usize, body: &str, sentences:
         let sentence = &body[start..end];
         // The sentence opens a list item, its marker perhaps cut off as a sentence of its own
         // ("1." ends with a period).
-        let line_start = body[..start].rfind('\n').map_or(0, |i| i + 1);
+        let (line_start, _) = crate::scan::text::lines_around(body, start, start);
         if !starts_item(&body[line_start..end]) || body[line_start..start].trim().len() > 4 {
             continue;
         }
