@@ -31,6 +31,8 @@ pub struct Found {
     /// By slot (the line patterns, then the secret shapes, then the name and the label): where
     /// the first of its literals starts and the last ends, when any is in the text.
     slots: Vec<Option<(usize, usize)>>,
+    /// Every literal of a line pattern in the text: (slot, start, end), sorted.
+    line_hits: Vec<(usize, usize, usize)>,
     lines: usize,
     shapes: usize,
 }
@@ -38,7 +40,7 @@ pub struct Found {
 impl Found {
     /// Every pattern runs (text the prefilter cannot vouch for, or a test comparing with it).
     pub fn everything() -> Found {
-        Found { all: true, slots: Vec::new(), lines: 0, shapes: 0 }
+        Found { all: true, slots: Vec::new(), line_hits: Vec::new(), lines: 0, shapes: 0 }
     }
 
     pub fn is_everything(&self) -> bool {
@@ -49,20 +51,37 @@ impl Found {
         self.all || self.slots[self.slot(key)].is_some()
     }
 
-    /// The stretch of `text` from the start of the line where the key's first literal is to
-    /// the end of the line where its last one is (all of it when the prefilter is off): a
-    /// match of a line pattern holds one of its literals, so it lies on the lines they are on.
-    pub fn lines_of(&self, key: Key, text: &str) -> Option<(usize, usize)> {
+    /// The lines of `text` that hold a literal of the key's line pattern, in order, each once:
+    /// (start, end before the newline). A match of a line pattern holds one of its literals,
+    /// so it lies on one of these lines. All of the text, as one stretch, when the prefilter
+    /// is off.
+    pub fn lines_holding(&self, key: Key, text: &str) -> Vec<(usize, usize)> {
         if self.all {
-            return Some((0, text.len()));
+            return vec![(0, text.len())];
         }
-        let (first, last) = self.slots[self.slot(key)]?;
-        Some(super::text::lines_around(text, first, last))
+        let slot = self.slot(key);
+        let from = self.line_hits.partition_point(|hit| hit.0 < slot);
+        let mut lines: Vec<(usize, usize)> = Vec::new();
+        for &(_, start, end) in self.line_hits[from..].iter().take_while(|hit| hit.0 == slot) {
+            match lines.last_mut() {
+                // On a line already listed (hits are sorted by their starts).
+                Some(line) if start <= line.1 => line.1 = line.1.max(super::text::lines_around(text, end, end).1),
+                _ => lines.push(super::text::lines_around(text, start, end)),
+            }
+        }
+        lines
     }
 
-    /// What the search found, by slot, with the number of line patterns and secret shapes.
-    pub(super) fn from_slots(slots: Vec<Option<(usize, usize)>>, lines: usize, shapes: usize) -> Found {
-        Found { all: false, slots, lines, shapes }
+    /// What the search found, by slot, with the literals of the line patterns, and the number
+    /// of line patterns and secret shapes.
+    pub(super) fn from_slots(
+        slots: Vec<Option<(usize, usize)>>,
+        mut line_hits: Vec<(usize, usize, usize)>,
+        lines: usize,
+        shapes: usize,
+    ) -> Found {
+        line_hits.sort_unstable();
+        Found { all: false, slots, line_hits, lines, shapes }
     }
 
     fn slot(&self, key: Key) -> usize {

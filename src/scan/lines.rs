@@ -73,16 +73,19 @@ pub fn check(sink: &mut Sink, regions: &[Region], found: &Found) {
         let (rule_index, pattern_index) = table.index[candidate];
         let compiled = &table.rules[rule_index];
         let regexes = &compiled.patterns[pattern_index];
-        let Some((start, end)) = found.lines_of(Key::Line(candidate), text) else { continue };
-        for m in matches_from(&regexes[0], &text[..end], start) {
-            let (line_start, line_end) = super::text::lines_around(text, m.start(), m.start());
-            let line = &text[line_start..line_end];
-            if !in_scope(compiled.rule.scope, regions, line, line_start, m.start()) {
-                continue;
-            }
-            if regexes[1..].iter().all(|re| re.is_match(line)) {
-                let message = format!("matches {:?}", super::text::visible(m.as_str()));
-                sink.report_line(compiled.rule.id, m.start(), line_start, line_end, message);
+        // Only the lines its literals are on: a pattern whose literals are near the start and
+        // the end of a file is not run over all that lies between.
+        for (start, end) in found.lines_holding(Key::Line(candidate), text) {
+            for m in matches_from(&regexes[0], &text[..end], start) {
+                let (line_start, line_end) = super::text::lines_around(text, m.start(), m.start());
+                let line = &text[line_start..line_end];
+                if !in_scope(compiled.rule.scope, regions, line, line_start, m.start()) {
+                    continue;
+                }
+                if regexes[1..].iter().all(|re| re.is_match(line)) {
+                    let message = format!("matches {:?}", super::text::visible(m.as_str()));
+                    sink.report_line(compiled.rule.id, m.start(), line_start, line_end, message);
+                }
             }
         }
     }

@@ -67,6 +67,7 @@ pub fn search(text: &str) -> (Found, Option<Vec<Hit>>) {
     }
     let search = &*SEARCH;
     let mut slots: Vec<Option<(usize, usize)>> = vec![None; search.slots];
+    let mut line_hits = Vec::new();
     // About one keyword in every 64 bytes of prose: sized once, not grown hit by hit.
     let mut hits = Vec::with_capacity(text.len() / 64);
     for m in search.words.automaton.find_overlapping_iter(text) {
@@ -74,13 +75,16 @@ pub fn search(text: &str) -> (Found, Option<Vec<Hit>>) {
         for slot in search.words.owners[id].iter().filter(|o| **o < search.slots) {
             let span = slots[*slot].get_or_insert((m.start(), m.end()));
             span.1 = span.1.max(m.end());
+            if *slot < search.lines {
+                line_hits.push((*slot, m.start(), m.end()));
+            }
         }
         let sets = search.keyword_sets[id];
         if sets != keywords::Found::default() {
             hits.push(Hit { start: m.start(), end: m.end(), sets });
         }
     }
-    (Found::from_slots(slots, search.lines, search.shapes), Some(hits))
+    (Found::from_slots(slots, line_hits, search.lines, search.shapes), Some(hits))
 }
 
 impl Found {
