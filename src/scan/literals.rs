@@ -8,7 +8,9 @@
 //! literal (its case folds are Unicode's); the two non-ASCII characters that fold to ASCII
 //! letters are the prefilter's to guard against.
 
-use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
+use aho_corasick::automaton::Automaton;
+use aho_corasick::dfa::DFA;
+use aho_corasick::{Anchored, MatchKind};
 use regex_syntax::hir::{Class, Hir, HirKind};
 
 /// Literals one of which every match of `pattern` contains, lower-case ASCII; `None` when no
@@ -271,8 +273,10 @@ fn one_letter(class: &Class) -> Option<char> {
 /// Trigger words searched in one pass, each once, with the owners (patterns, keyword sets) it
 /// stands for: the prefilter's and the instruction reader's.
 pub struct WordSearch {
-    /// ASCII case-insensitive, as the patterns are; overlapping matches are reported.
-    pub automaton: AhoCorasick,
+    /// ASCII case-insensitive, as the patterns are.
+    dfa: DFA,
+    /// The words, by the automaton's pattern id.
+    pub words: Vec<String>,
     /// The owners of each word, by the automaton's pattern id.
     pub owners: Vec<Vec<usize>>,
 }
@@ -292,19 +296,64 @@ impl WordSearch {
                 owners[i].push(owner);
             }
         }
-        let automaton = AhoCorasick::builder()
+        let dfa = aho_corasick::dfa::Builder::new()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::Standard)
-            .kind(Some(AhoCorasickKind::DFA))
             .build(&words)
             .expect("valid trigger words");
-        WordSearch { automaton, owners }
+        WordSearch { dfa, words: words.into_iter().map(String::from).collect(), owners }
+    }
+
+    /// Every occurrence of a word in `text`, overlapping ones too: (start, end, word), in the
+    /// order of their ends, as the automaton lists the words that end at one byte. The
+    /// automaton is walked by hand, a table step per byte: the library's overlapping iterator
+    /// keeps and checks its search state around every step and every match.
+    pub fn each_hit(&self, text: &str, mut hit: impl FnMut(usize, usize, usize)) {
+        let dfa = &self.dfa;
+        let Ok(mut state) = dfa.start_state(Anchored::No) else { return };
+        for (at, &byte) in text.as_bytes().iter().enumerate() {
+            state = dfa.next_state(Anchored::No, state, byte);
+            if dfa.is_special(state) && dfa.is_match(state) {
+                for i in 0..dfa.match_len(state) {
+                    let word = dfa.match_pattern(state, i);
+                    hit(at + 1 - dfa.pattern_len(word), at + 1, word.as_usize());
+                }
+            }
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::necessary;
+
+    /// The walk by hand finds what the library's overlapping search finds, in its order.
+    #[test]
+    fn each_hit_is_a_match_of_the_overlapping_search() {
+        let sets: Vec<Vec<String>> = [&["nc", "ncat", "at"][..], &["user", "us", "er"], &["://", "a"], &["é"]]
+            .iter()
+            .map(|set| set.iter().map(|w| w.to_string()).collect())
+            .collect();
+        let search = super::WordSearch::new(sets.iter().map(Vec::as_slice).enumerate());
+        let library = aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .match_kind(aho_corasick::MatchKind::Standard)
+            .build(&search.words)
+            .unwrap();
+        let pieces = ["n", "N", "c", "at", "AT", "us", "USER", "e", "r", ":", "//", "a", " ", "é", "\u{17F}", "\n"];
+        let mut state = 0xB7E1_5162_u32;
+        let mut hits = 0;
+        for _ in 0..20_000 {
+            let text = crate::scan::pieces_mixed(&pieces, 10, &mut state);
+            let mut walked = Vec::new();
+            search.each_hit(&text, |start, end, word| walked.push((start, end, word)));
+            let found: Vec<_> =
+                library.find_overlapping_iter(&text).map(|m| (m.start(), m.end(), m.pattern().as_usize())).collect();
+            assert_eq!(walked, found, "{text:?}");
+            hits += found.len();
+        }
+        assert!(hits > 50_000, "the mixes should hold the words: {hits}");
+    }
 
     fn words(pattern: &str) -> Vec<String> {
         necessary(pattern).unwrap_or_else(|| panic!("no literals in {pattern}"))

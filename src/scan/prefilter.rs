@@ -70,20 +70,19 @@ pub fn search(text: &str) -> (Found, Option<Vec<Hit>>) {
     let mut line_hits = Vec::new();
     // About one keyword in every 64 bytes of prose: sized once, not grown hit by hit.
     let mut hits = Vec::with_capacity(text.len() / 64);
-    for m in search.words.automaton.find_overlapping_iter(text) {
-        let id = m.pattern().as_usize();
+    search.words.each_hit(text, |start, end, id| {
         for slot in search.words.owners[id].iter().filter(|o| **o < search.slots) {
-            let span = slots[*slot].get_or_insert((m.start(), m.end()));
-            span.1 = span.1.max(m.end());
+            let span = slots[*slot].get_or_insert((start, end));
+            span.1 = span.1.max(end);
             if *slot < search.lines {
-                line_hits.push((*slot, m.start(), m.end()));
+                line_hits.push((*slot, start, end));
             }
         }
         let sets = search.keyword_sets[id];
         if sets != keywords::Found::default() {
-            hits.push(Hit { start: m.start(), end: m.end(), sets });
+            hits.push(Hit { start, end, sets });
         }
-    }
+    });
     (Found::from_slots(slots, line_hits, search.lines, search.shapes), Some(hits))
 }
 

@@ -11,7 +11,6 @@
 use std::sync::LazyLock;
 
 use crate::scan::RulePattern;
-use aho_corasick::AhoCorasick;
 
 use super::lists::{FETCH_VERB, URL};
 use super::patterns::*;
@@ -203,7 +202,8 @@ impl std::ops::BitOrAssign for Found {
 }
 
 struct Search {
-    automaton: AhoCorasick,
+    /// The keywords of every set, each once.
+    words: WordSearch,
     /// The sets each keyword is in, by pattern id.
     sets: Vec<Found>,
     /// The bits of each branch's sets, by part.
@@ -245,7 +245,7 @@ static SEARCH: LazyLock<Search> = LazyLock::new(|| {
     let lists = [Part::FetchVerb, Part::Url];
     let behaviour_branches =
         PARTS.iter().filter(|part| !lists.contains(part)).flat_map(|part| branches[*part as usize].clone()).collect();
-    Search { automaton: words.automaton, sets: found, branches, masks, behaviour_branches }
+    Search { words, sets: found, branches, masks, behaviour_branches }
 });
 
 /// Every keyword in `text`, overlapping ones too: (byte offset, its sets), in order. `None`
@@ -256,13 +256,9 @@ pub fn find(text: &str) -> Option<Vec<(usize, Found)>> {
         return None;
     }
     let search = &*SEARCH;
-    Some(
-        search
-            .automaton
-            .find_overlapping_iter(text)
-            .map(|m| (m.start(), search.sets[m.pattern().as_usize()]))
-            .collect(),
-    )
+    let mut hits = Vec::new();
+    search.words.each_hit(text, |start, _, word| hits.push((start, search.sets[word])));
+    Some(hits)
 }
 
 #[cfg(test)]
