@@ -43,6 +43,10 @@ pub(super) fn sentences(body: &str) -> Vec<(usize, usize)> {
 pub(super) fn blocks(body: &str) -> Vec<usize> {
     let mut cuts = vec![0];
     for (offset, line) in lines_inclusive(body) {
+        // Most lines start with a letter: neither blank nor the start of a block.
+        if line.as_bytes()[0].is_ascii_alphabetic() {
+            continue;
+        }
         let (blank, starts) = line_kind(line);
         if blank || starts {
             cuts.push(offset);
