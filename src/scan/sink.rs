@@ -126,6 +126,27 @@ impl<'a> Sink<'a> {
         });
     }
 
+    /// Where the findings stand now, for [`Sink::take_back`].
+    pub(super) fn mark(&self) -> usize {
+        self.findings.len()
+    }
+
+    /// Whether a finding was placed since `mark`.
+    pub(super) fn found_since(&self, mark: usize) -> bool {
+        self.findings.len() > mark
+    }
+
+    /// Takes back the findings placed since `mark`, as if they had never been reported: each
+    /// one's place in the repeats (and, for a rule reported once per file, the rule) is freed.
+    pub(super) fn take_back(&mut self, mark: usize) {
+        for finding in self.findings.drain(mark..) {
+            self.seen.remove(&(finding.rule.id, finding.line, finding.column));
+            if finding.rule.once_per_file {
+                self.once.remove(finding.rule.id);
+            }
+        }
+    }
+
     pub fn finish(self) -> Vec<Finding> {
         self.findings
     }

@@ -106,16 +106,21 @@ fn prose(sink: &mut Sink, start: usize, end: usize) {
         let line = &prose[at..end];
         let offset = start + at;
         // A command named in a warning ("never `curl … | sh`", its sentence perhaps begun on
-        // the line before) is not an instruction. Only lines with code in them are asked.
+        // the line before) is not an instruction. Only lines whose code gave a finding are
+        // asked: most inline code gives none, and the warning words are a costlier search.
         let warned = || {
             let previous = if at == 0 { "" } else { &prose[line_at(prose, at - 1).0..at] };
             WARNS_AGAINST.is_match(line)
                 || (!previous.trim_end().ends_with(['.', ':']) && WARNS_AGAINST.is_match(previous))
         };
-        if code && !warned() {
+        if code {
+            let mark = sink.mark();
             for (s, e) in inline_code_spans(line) {
                 let script = shell::parse(&line[s..e], offset + s);
                 analyze(sink, &script, Mode::Code, &mut Flow::default());
+            }
+            if sink.found_since(mark) && warned() {
+                sink.take_back(mark);
             }
         }
         if download {
