@@ -21,9 +21,11 @@ fn starts_item(text: &str) -> bool {
     t.starts_with("- ")
         || t.starts_with("* ")
         || t.starts_with("+ ")
-        || t.split_once(['.', ')']).is_some_and(|(n, rest)| {
-            !n.is_empty() && n.len() <= 3 && n.bytes().all(|b| b.is_ascii_digit()) && rest.starts_with(' ')
-        })
+        // A number first: only then is the line searched for the `.` or `)` after it.
+        || t.as_bytes().first().is_some_and(u8::is_ascii_digit)
+            && t.split_once(['.', ')']).is_some_and(|(n, rest)| {
+                !n.is_empty() && n.len() <= 3 && n.bytes().all(|b| b.is_ascii_digit()) && rest.starts_with(' ')
+            })
 }
 
 /// The end of the list that goes on from `start`: its items, their sub-items and
@@ -86,13 +88,18 @@ pub(super) fn install_lures(sink: &mut Sink, base: usize, body: &str, sentences:
         if !starts_item(&body[line_start..end]) || body[line_start..start].trim().len() > 4 {
             continue;
         }
-        let Some(verb) = commanded(&FETCH_VERB, sentence, false) else { continue };
+        // The list and a URL in it first: most items that say to download name none, and
+        // whether the verb is a command is the costlier question.
         let window_end = list_end(body, start);
         if window_end <= end {
             // One item alone is the sentence reader's.
             continue;
         }
         let window = &body[start..window_end];
+        if memchr::memmem::find(window.as_bytes(), b"://").is_none() {
+            continue;
+        }
+        let Some(verb) = commanded(&FETCH_VERB, sentence, false) else { continue };
         let after_verb = &window[verb.end()..];
         let Some(url) = URL.find(after_verb) else { continue };
         // What is fetched is a program (said in the item itself, or by the URL's name), and a
