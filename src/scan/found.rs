@@ -28,9 +28,9 @@ pub fn folds_to_ascii(text: &str) -> bool {
 pub struct Found {
     /// Every pattern may: the prefilter is off for this text.
     all: bool,
-    /// By slot (the line patterns, then the secret shapes, then the name and the label): where
-    /// the first of its literals starts and the last ends, when any is in the text.
-    slots: Vec<Option<(usize, usize)>>,
+    /// By slot (the line patterns, then the secret shapes, then the name and the label):
+    /// whether any of its literals is in the text.
+    slots: Vec<bool>,
     /// Every literal of a line pattern in the text: (slot, start, end), sorted.
     line_hits: Vec<(usize, usize, usize)>,
     lines: usize,
@@ -48,7 +48,7 @@ impl Found {
     }
 
     pub fn has(&self, key: Key) -> bool {
-        self.all || self.slots[self.slot(key)].is_some()
+        self.all || self.slots[self.slot(key)]
     }
 
     /// The lines of `text` that hold a literal of the key's line pattern, in order, each once:
@@ -75,7 +75,7 @@ impl Found {
     /// What the search found, by slot, with the literals of the line patterns, and the number
     /// of line patterns and secret shapes.
     pub(super) fn from_slots(
-        slots: Vec<Option<(usize, usize)>>,
+        slots: Vec<bool>,
         mut line_hits: Vec<(usize, usize, usize)>,
         lines: usize,
         shapes: usize,

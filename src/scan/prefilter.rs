@@ -66,14 +66,13 @@ pub fn search(text: &str) -> (Found, Option<Vec<Hit>>) {
         return (Found::everything(), None);
     }
     let search = &*SEARCH;
-    let mut slots: Vec<Option<(usize, usize)>> = vec![None; search.slots];
+    let mut slots = vec![false; search.slots];
     let mut line_hits = Vec::new();
     // About one keyword in every 64 bytes of prose: sized once, not grown hit by hit.
     let mut hits = Vec::with_capacity(text.len() / 64);
     search.words.each_hit(text, |start, end, id| {
         for slot in search.words.owners[id].iter().filter(|o| **o < search.slots) {
-            let span = slots[*slot].get_or_insert((start, end));
-            span.1 = span.1.max(end);
+            slots[*slot] = true;
             if *slot < search.lines {
                 line_hits.push((*slot, start, end));
             }
