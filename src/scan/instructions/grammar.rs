@@ -43,10 +43,6 @@ pub(super) fn sentences(body: &str) -> Vec<(usize, usize)> {
 pub(super) fn blocks(body: &str) -> Vec<usize> {
     let mut cuts = vec![0];
     for (offset, line) in lines_inclusive(body) {
-        // Most lines start with a letter: neither blank nor the start of a block.
-        if line.as_bytes()[0].is_ascii_alphabetic() {
-            continue;
-        }
         let (blank, starts) = line_kind(line);
         if blank || starts {
             cuts.push(offset);
@@ -61,10 +57,11 @@ pub(super) fn blocks(body: &str) -> Vec<usize> {
 }
 
 /// Whether a line is blank, and whether it starts a block ([`starts_block`]). Most lines
-/// start with a letter: only a line that starts with white space or a non-ASCII character
-/// is trimmed (Unicode white space) first.
+/// start with a letter, which is neither; only a line that starts with white space or a
+/// non-ASCII character is trimmed (Unicode white space) first.
 fn line_kind(line: &str) -> (bool, bool) {
     match line.as_bytes().first() {
+        Some(b) if b.is_ascii_alphabetic() => (false, false),
         Some(&b) if b.is_ascii() && !(b as char).is_whitespace() => (false, starts_block(line)),
         _ => (line.trim_start().is_empty(), starts_block(line)),
     }

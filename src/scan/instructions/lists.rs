@@ -33,17 +33,15 @@ fn starts_item(text: &str) -> bool {
 /// an item, or [`WINDOW_BYTES`].
 fn list_end(body: &str, start: usize) -> usize {
     let mut end = start;
-    let mut offset = start;
     let mut after_blank = false;
-    for (_, line) in crate::scan::text::lines_inclusive(&body[start..]) {
+    for (at, line) in crate::scan::text::lines_inclusive(&body[start..]) {
         let t = line.trim_start();
-        if offset > start {
+        if at > 0 {
             if t.starts_with('#') || t.starts_with("```") || t.starts_with("~~~") {
                 break;
             }
             if t.trim().is_empty() {
                 after_blank = true;
-                offset += line.len();
                 continue;
             }
             let indented = line.len() > t.len();
@@ -52,8 +50,7 @@ fn list_end(body: &str, start: usize) -> usize {
             }
             after_blank = false;
         }
-        offset += line.len();
-        end = offset;
+        end = start + at + line.len();
         if end - start > WINDOW_BYTES {
             break;
         }
