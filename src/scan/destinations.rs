@@ -42,19 +42,18 @@ static HOSTS: LazyLock<RegexSet> =
 
 /// A risky address in `text`: (its kind, byte range of the URL).
 pub fn find(text: &str) -> Option<(&'static str, usize, usize)> {
-    urls(text).find_map(|(start, end)| {
-        let whole = &text[start..end];
-        let rest = &whole[whole.find("://")? + 3..];
+    urls(text).find_map(|(start, after_scheme, end)| {
+        let rest = &text[after_scheme..end];
         let rest = rest.split_once('@').map_or(rest, |(_, after)| after);
         kind_of(rest).map(|kind| (kind, start, end))
     })
 }
 
-/// The byte ranges of the URLs of `text`: a scheme (`http`, `https`, `ws`, `wss` or `ftp`, in
-/// any case, at an ASCII word boundary), `://`, and what follows up to a space, a quote, a
-/// bracket or a backslash; the same as [`URL_PATTERN`] finds. Read from each `://` outwards:
-/// nearly all of the text is prose, which a regex search would walk for schemes.
-fn urls(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
+/// The URLs of `text`, as (start, end of the `://`, end): a scheme (`http`, `https`, `ws`,
+/// `wss` or `ftp`, in any case, at an ASCII word boundary), `://`, and what follows up to a
+/// space, a quote, a bracket or a backslash; the same as [`URL_PATTERN`] finds. Read from each
+/// `://` outwards: nearly all of the text is prose, which a regex search would walk for schemes.
+fn urls(text: &str) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
     let mut separators = memchr::memmem::find_iter(text.as_bytes(), "://");
     let mut from = 0;
     std::iter::from_fn(move || {
@@ -64,15 +63,40 @@ fn urls(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
                 continue;
             }
             let Some(start) = scheme_start(&text[..colon]).filter(|&start| start >= from) else { continue };
-            let tail = &text[colon + 3..];
-            let end =
-                colon + 3 + tail.find(|c: char| c.is_whitespace() || "\"'`<>)]\\".contains(c)).unwrap_or(tail.len());
+            let end = colon + 3 + url_length(&text[colon + 3..]);
             if end > colon + 3 {
                 from = end;
-                return Some((start, end));
+                return Some((start, colon + 3, end));
             }
         }
     })
+}
+
+/// How much of `tail` (what follows a URL's `://`) is the URL: up to white space, a quote, a
+/// bracket or a backslash. A byte at a time, decoding only non-ASCII characters (whose white
+/// space is Unicode's): a URL's characters are nearly all ASCII.
+fn url_length(tail: &str) -> usize {
+    let bytes = tail.as_bytes();
+    let mut i = 0;
+    while let Some(&byte) = bytes.get(i) {
+        if byte.is_ascii() {
+            // ASCII white space as `char::is_whitespace` has it: with the vertical tab.
+            if matches!(
+                byte,
+                b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b'"' | b'\'' | b'`' | b'<' | b'>' | b')' | b']' | b'\\'
+            ) {
+                return i;
+            }
+            i += 1;
+        } else {
+            let c = tail[i..].chars().next().expect("a character starts here");
+            if c.is_whitespace() {
+                return i;
+            }
+            i += c.len_utf8();
+        }
+    }
+    bytes.len()
 }
 
 /// Where the scheme that `before` ends with starts, when it ends with one at a word boundary.
@@ -154,12 +178,13 @@ mod tests {
         let pattern = regex::Regex::new(URL_PATTERN).unwrap();
         let pieces = [
             "http", "HTTPS", "ws", "wss", "WsS", "ftp", "fTp", "://", ":/", "x", "h", "s", "p", ".io/", " ", "\"", "é",
-            "\u{17F}", "\u{212A}", "\u{A0}", "\u{3000}", "\n", "a_", "@", ")", "]", "\\", "`", "<",
+            "\u{17F}", "\u{212A}", "\u{A0}", "\u{3000}", "\n", "\u{B}", "\t", "\u{85}", "\u{2028}", "'", "\r", "\u{C}",
+            ">", "a_", "@", ")", "]", "\\", "`", "<",
         ];
         let mut state = 0x9E37_79B9_u32;
         for _ in 0..20_000 {
             let text = crate::scan::pieces_mixed(&pieces, 12, &mut state);
-            let found: Vec<_> = urls(&text).collect();
+            let found: Vec<_> = urls(&text).map(|(start, _, end)| (start, end)).collect();
             let expected: Vec<_> = pattern.find_iter(&text).map(|m| (m.start(), m.end())).collect();
             assert_eq!(found, expected, "{text:?}");
         }
