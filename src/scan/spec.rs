@@ -157,6 +157,17 @@ mod tests {
         report.spec_findings().map(|f| f.rule.id).collect()
     }
 
+    /// Each finding sits on its key's line: a top-level key spaced from its colon (not the
+    /// nested key of that name above it), and a key with a colon in it.
+    #[test]
+    fn findings_sit_on_their_keys_lines() {
+        let text = "---\nname: d\ndescription: x\nmetadata:\n  tags: nested\ntags : [a]\nc:d: 2\n---\n";
+        let files = vec![ScanFile { path: "SKILL.md".into(), content: FileContent::Bytes(text.as_bytes().to_vec()) }];
+        let report = scan_skill(&SkillInput { folder_name: "d", skill_file: "SKILL.md", files: &files, parsed: None });
+        let lines: Vec<(usize, &str)> = report.spec_findings().map(|f| (f.line, f.matched.as_str())).collect();
+        assert_eq!(lines, [(6, "tags : [a]"), (7, "c:d: 2")]);
+    }
+
     #[test]
     fn names_follow_the_spec() {
         assert_eq!(name_problem("pdf-tools"), None);
