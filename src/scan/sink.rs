@@ -107,6 +107,12 @@ impl<'a> Sink<'a> {
         let start = floor_boundary(self.text, start.min(at));
         let end = floor_boundary(self.text, end.clamp(at, self.text.len()));
         let (line, column) = self.lines.position(self.text, at);
+        if self.seen.capacity() == 0 {
+            // A file with one finding mostly has several (a SKILL.md's spec notes): room for
+            // them at once, not grown one finding at a time. Most files have none.
+            self.seen.reserve(8);
+            self.findings.reserve(8);
+        }
         if !self.seen.insert((rule.id, line, column)) {
             return;
         }
