@@ -184,7 +184,12 @@ pub struct Hit {
 pub fn within(hits: &[Hit], start: usize, end: usize) -> Vec<(usize, Found)> {
     let from = hits.partition_point(|h| h.end <= start);
     let to = hits.partition_point(|h| h.end <= end);
-    hits[from..to.max(from)].iter().filter(|h| h.start >= start).map(|h| (h.start - start, h.sets)).collect()
+    let inside = &hits[from..to.max(from)];
+    // Sized at once: the filter leaves the collected length unknown, and regions can hold
+    // hundreds of keywords.
+    let mut found = Vec::with_capacity(inside.len());
+    found.extend(inside.iter().filter(|h| h.start >= start).map(|h| (h.start - start, h.sets)));
+    found
 }
 
 impl std::ops::BitOr for Found {
