@@ -32,8 +32,7 @@ pub fn check(sink: &mut Sink, parsed: Result<&ParsedSkill, String>, folder_name:
     let yaml_start = split.yaml.map_or(0, |y| y.as_ptr() as usize - text.as_ptr() as usize);
     // The frontmatter's lines, split once (counted first, for one allocation): each key is
     // looked up in them.
-    let mut yaml_lines: Vec<(usize, &str)> =
-        Vec::with_capacity(memchr::memchr_iter(b'\n', yaml.as_bytes()).count() + 1);
+    let mut yaml_lines: Vec<(usize, &str)> = Vec::with_capacity(line_count(yaml));
     yaml_lines.extend(super::text::lines_inclusive(yaml).map(|(offset, line)| (yaml_start + offset, line)));
     // Byte range of a top-level key's line.
     let key_at = |key: &str| -> (usize, usize) {
