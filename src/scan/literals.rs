@@ -311,22 +311,70 @@ impl WordSearch {
     /// order of their ends, as the automaton lists the words that end at one byte. The
     /// automaton is walked by hand, a table step per byte: the library's overlapping iterator
     /// keeps and checks its search state around every step and every match.
+    ///
+    /// A long text is walked as two halves at once ([`next_special_pair`]). A step waits on
+    /// the one before it (two dependent table loads), so one walk leaves the core idle
+    /// between them; the two halves' steps do not wait on each other. The second walk starts
+    /// a longest word's length before the middle, so by the middle its state is the one a
+    /// single walk would have: it reports what ends after the middle, the first what ends up
+    /// to it.
     pub fn each_hit(&self, text: &str, mut hit: impl FnMut(usize, usize, usize)) {
-        let dfa = &self.dfa;
         let bytes = text.as_bytes();
-        let Ok(mut state) = dfa.start_state(Anchored::No) else { return };
+        let overlap = self.dfa.max_pattern_len().saturating_sub(1);
+        let mid = bytes.len() / 2;
+        if mid < PAIRED_WALK_MIN.max(2 * overlap) {
+            self.walk(bytes, 0, &mut hit);
+            return;
+        }
+        let Ok(start) = self.dfa.start_state(Anchored::No) else { return };
+        let (first, second_from) = (&bytes[..mid], mid - overlap);
+        let second = &bytes[second_from..];
+        let mut later: Vec<(usize, usize, usize)> = Vec::new();
+        let (mut a, mut b) = (start, start);
         let mut from = 0;
-        while let Some(at) = next_special(dfa, bytes, from, &mut state) {
-            if dfa.is_match(state) {
-                for i in 0..dfa.match_len(state) {
-                    let word = dfa.match_pattern(state, i);
-                    hit(at + 1 - dfa.pattern_len(word), at + 1, word.as_usize());
-                }
+        while let Some(i) = next_special_pair(&self.dfa, first, second, from, &mut a, &mut b) {
+            self.hits_at(a, i, &mut hit);
+            if i >= overlap {
+                self.hits_at(b, second_from + i, &mut |s, e, w| later.push((s, e, w)));
             }
+            from = i + 1;
+        }
+        // The second half's tail, past the first half's length.
+        let mut from = first.len();
+        while let Some(i) = next_special(&self.dfa, second, from, &mut b) {
+            self.hits_at(b, second_from + i, &mut |s, e, w| later.push((s, e, w)));
+            from = i + 1;
+        }
+        for (s, e, w) in later {
+            hit(s, e, w);
+        }
+    }
+
+    /// One walk over `bytes`, placed from `base`.
+    fn walk(&self, bytes: &[u8], base: usize, hit: &mut impl FnMut(usize, usize, usize)) {
+        let Ok(mut state) = self.dfa.start_state(Anchored::No) else { return };
+        let mut from = 0;
+        while let Some(at) = next_special(&self.dfa, bytes, from, &mut state) {
+            self.hits_at(state, base + at, hit);
             from = at + 1;
         }
     }
+
+    /// The words that end at the byte `at` the walk reached `state` on.
+    fn hits_at(&self, state: StateID, at: usize, hit: &mut impl FnMut(usize, usize, usize)) {
+        let dfa = &self.dfa;
+        if dfa.is_match(state) {
+            for i in 0..dfa.match_len(state) {
+                let word = dfa.match_pattern(state, i);
+                hit(at + 1 - dfa.pattern_len(word), at + 1, word.as_usize());
+            }
+        }
+    }
 }
+
+/// Below this many bytes a half, a text is walked once: two walks cost their setup and the
+/// overlap's bytes twice.
+const PAIRED_WALK_MIN: usize = 256;
 
 /// Steps `state` over `bytes[from..]` up to the first byte that leads to a special state
 /// (a match: the automaton is built without a prefilter, so its start state is not special),
@@ -343,6 +391,31 @@ fn next_special(dfa: &DFA, bytes: &[u8], from: usize, state: &mut StateID) -> Op
         }
     }
     *state = current;
+    None
+}
+
+/// [`next_special`] for two walks in step, `a` over `first` and `b` over the same offsets of
+/// `second` (at least as long): the first offset at which either reaches a special state.
+#[inline(never)]
+fn next_special_pair(
+    dfa: &DFA,
+    first: &[u8],
+    second: &[u8],
+    from: usize,
+    a: &mut StateID,
+    b: &mut StateID,
+) -> Option<usize> {
+    let (mut sa, mut sb) = (*a, *b);
+    let second = &second[..first.len()];
+    for (i, (&x, &y)) in first[from..].iter().zip(&second[from..]).enumerate() {
+        sa = dfa.next_state(Anchored::No, sa, x);
+        sb = dfa.next_state(Anchored::No, sb, y);
+        if dfa.is_special(sa) | dfa.is_special(sb) {
+            (*a, *b) = (sa, sb);
+            return Some(from + i);
+        }
+    }
+    (*a, *b) = (sa, sb);
     None
 }
 
@@ -376,6 +449,39 @@ mod tests {
             hits += found.len();
         }
         assert!(hits > 50_000, "the mixes should hold the words: {hits}");
+        // Long mixes, walked as two halves.
+        let mut long_hits = 0;
+        for round in 0..400 {
+            let text = crate::scan::pieces_mixed(&pieces, 300 + round, &mut state);
+            let mut walked = Vec::new();
+            search.each_hit(&text, |start, end, word| walked.push((start, end, word)));
+            let found: Vec<_> =
+                library.find_overlapping_iter(&text).map(|m| (m.start(), m.end(), m.pattern().as_usize())).collect();
+            assert_eq!(walked, found, "{text:?}");
+            long_hits += found.len();
+        }
+        assert!(long_hits > 100_000, "the long mixes should hold the words: {long_hits}");
+    }
+
+    /// A word across the middle of a long text, at every offset: the two halves' walks
+    /// neither miss it nor report it twice.
+    #[test]
+    fn a_word_across_the_middle_is_found_once() {
+        let words = [vec!["abcdefghijkl".to_string()], vec!["kl".to_string(), "l".to_string()]];
+        let search = super::WordSearch::new(words.iter().map(Vec::as_slice).enumerate());
+        for at in 480..=520 {
+            let mut text = "x".repeat(1000);
+            text.replace_range(at..at + 12, "ABCDEFGHIJKL");
+            let mut walked = Vec::new();
+            search.each_hit(&text, |start, end, word| walked.push((start, end, search.words[word].clone())));
+            let l = at + 11;
+            let expected = vec![
+                (at, at + 12, "abcdefghijkl".to_string()),
+                (l - 1, l + 1, "kl".to_string()),
+                (l, l + 1, "l".to_string()),
+            ];
+            assert_eq!(walked, expected, "word at {at}");
+        }
     }
 
     fn words(pattern: &str) -> Vec<String> {
