@@ -192,9 +192,16 @@ fn readers_breakdown(skills: &[Loaded]) -> Vec<(&'static str, Duration)> {
     NAMES.into_iter().zip(spent).collect()
 }
 
-/// The time this thread has run on a core (Linux: `/proc/thread-self/schedstat`, nanoseconds);
-/// `None` elsewhere.
+/// The time this thread has run on a core (Linux: the thread's CPU-time clock, to the
+/// nanosecond); `None` elsewhere. `/proc/thread-self/schedstat` gives the same count as of the
+/// scheduler's last tick: it moved in steps of 4 ms in a pass of about 85 ms.
+#[cfg(target_os = "linux")]
 fn thread_cpu_time() -> Option<Duration> {
-    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    stat.split_whitespace().next()?.parse().ok().map(Duration::from_nanos)
+    let now = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    Some(Duration::new(u64::try_from(now.tv_sec).ok()?, u32::try_from(now.tv_nsec).ok()?))
+}
+
+#[cfg(not(target_os = "linux"))]
+fn thread_cpu_time() -> Option<Duration> {
+    None
 }
