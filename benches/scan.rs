@@ -197,7 +197,11 @@ fn readers_breakdown(skills: &[Loaded]) -> Vec<(&'static str, Duration)> {
 /// scheduler's last tick: it moved in steps of 4 ms in a pass of about 85 ms.
 #[cfg(target_os = "linux")]
 fn thread_cpu_time() -> Option<Duration> {
-    let now = rustix::time::clock_gettime(rustix::time::ClockId::ThreadCPUTime);
+    let mut now = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `now` is a valid timespec the call writes into; the clock id is a constant.
+    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) } != 0 {
+        return None;
+    }
     Some(Duration::new(u64::try_from(now.tv_sec).ok()?, u32::try_from(now.tv_nsec).ok()?))
 }
 
