@@ -312,40 +312,46 @@ impl WordSearch {
     /// automaton is walked by hand, a table step per byte: the library's overlapping iterator
     /// keeps and checks its search state around every step and every match.
     ///
-    /// A long text is walked as two halves at once ([`next_special_pair`]). A step waits on
-    /// the one before it (two dependent table loads), so one walk leaves the core idle
-    /// between them; the two halves' steps do not wait on each other. The second walk starts
-    /// a longest word's length before the middle, so by the middle its state is the one a
-    /// single walk would have: it reports what ends after the middle, the first what ends up
-    /// to it.
+    /// A long text is walked as [`WALKS`] parts at once ([`next_special_of_all`]). A step
+    /// waits on the one before it (two dependent table loads), so one walk leaves the core
+    /// idle between them; the parts' steps do not wait on each other. Each walk but the first
+    /// starts a longest word's length before its part, so by its part its state is the one a
+    /// single walk would have: each reports what ends in its own part.
     pub fn each_hit(&self, text: &str, mut hit: impl FnMut(usize, usize, usize)) {
         let bytes = text.as_bytes();
         let overlap = self.dfa.max_pattern_len().saturating_sub(1);
-        let mid = bytes.len() / 2;
-        if mid < PAIRED_WALK_MIN.max(2 * overlap) {
+        let part = bytes.len() / WALKS;
+        if part < PART_MIN.max(2 * overlap) {
             self.walk(bytes, 0, &mut hit);
             return;
         }
         let Ok(start) = self.dfa.start_state(Anchored::No) else { return };
-        let (first, second_from) = (&bytes[..mid], mid - overlap);
-        let second = &bytes[second_from..];
-        let mut later: Vec<(usize, usize, usize)> = Vec::new();
-        let (mut a, mut b) = (start, start);
-        let mut from = 0;
-        while let Some(i) = next_special_pair(&self.dfa, first, second, from, &mut a, &mut b) {
-            self.hits_at(a, i, &mut hit);
+        // Walk k starts at `from[k]` and reports what ends after `k * part`, up to where the
+        // next part's walk reports.
+        let from: [usize; WALKS] = std::array::from_fn(|k| (k * part).saturating_sub(overlap));
+        let walks: [&[u8]; WALKS] = std::array::from_fn(|k| &bytes[from[k]..]);
+        let mut later: [Vec<(usize, usize, usize)>; WALKS] = Default::default();
+        let mut states = [start; WALKS];
+        let mut at = 0;
+        while let Some(i) = next_special_of_all(&self.dfa, &walks, part, at, &mut states) {
+            self.hits_at(states[0], i, &mut hit);
             if i >= overlap {
-                self.hits_at(b, second_from + i, &mut |s, e, w| later.push((s, e, w)));
+                for k in 1..WALKS {
+                    self.hits_at(states[k], from[k] + i, &mut |s, e, w| later[k].push((s, e, w)));
+                }
             }
-            from = i + 1;
+            at = i + 1;
         }
-        // The second half's tail, past the first half's length.
-        let mut from = first.len();
-        while let Some(i) = next_special(&self.dfa, second, from, &mut b) {
-            self.hits_at(b, second_from + i, &mut |s, e, w| later.push((s, e, w)));
-            from = i + 1;
+        // Past the first part's length: the overlap into each next part, the last part's rest.
+        for k in 1..WALKS {
+            let end = if k + 1 < WALKS { part + overlap } else { walks[k].len() };
+            let mut at = part;
+            while let Some(i) = next_special(&self.dfa, &walks[k][..end], at, &mut states[k]) {
+                self.hits_at(states[k], from[k] + i, &mut |s, e, w| later[k].push((s, e, w)));
+                at = i + 1;
+            }
         }
-        for (s, e, w) in later {
+        for (s, e, w) in later.into_iter().flatten() {
             hit(s, e, w);
         }
     }
@@ -372,9 +378,12 @@ impl WordSearch {
     }
 }
 
-/// Below this many bytes a half, a text is walked once: two walks cost their setup and the
-/// overlap's bytes twice.
-const PAIRED_WALK_MIN: usize = 256;
+/// How many walks a long text is split between.
+const WALKS: usize = 4;
+
+/// Below this many bytes a part, a text is walked once: more walks cost their setup and the
+/// overlaps' bytes again.
+const PART_MIN: usize = 128;
 
 /// Steps `state` over `bytes[from..]` up to the first byte that leads to a special state
 /// (a match: the automaton is built without a prefilter, so its start state is not special),
@@ -394,28 +403,30 @@ fn next_special(dfa: &DFA, bytes: &[u8], from: usize, state: &mut StateID) -> Op
     None
 }
 
-/// [`next_special`] for two walks in step, `a` over `first` and `b` over the same offsets of
-/// `second` (at least as long): the first offset at which either reaches a special state.
+/// [`next_special`] for [`WALKS`] walks in step over the offsets `from..len` of each (each
+/// walk at least `len` bytes long): the first offset at which any reaches a special state.
 #[inline(never)]
-fn next_special_pair(
+fn next_special_of_all(
     dfa: &DFA,
-    first: &[u8],
-    second: &[u8],
+    walks: &[&[u8]; WALKS],
+    len: usize,
     from: usize,
-    a: &mut StateID,
-    b: &mut StateID,
+    states: &mut [StateID; WALKS],
 ) -> Option<usize> {
-    let (mut sa, mut sb) = (*a, *b);
-    let second = &second[..first.len()];
-    for (i, (&x, &y)) in first[from..].iter().zip(&second[from..]).enumerate() {
-        sa = dfa.next_state(Anchored::No, sa, x);
-        sb = dfa.next_state(Anchored::No, sb, y);
-        if dfa.is_special(sa) | dfa.is_special(sb) {
-            (*a, *b) = (sa, sb);
-            return Some(from + i);
+    let mut current = *states;
+    let walks: [&[u8]; WALKS] = std::array::from_fn(|k| &walks[k][..len]);
+    for i in from..len {
+        let mut special = false;
+        for (state, byte) in current.iter_mut().zip(walks.map(|walk| walk[i])) {
+            *state = dfa.next_state(Anchored::No, *state, byte);
+            special |= dfa.is_special(*state);
+        }
+        if special {
+            *states = current;
+            return Some(i);
         }
     }
-    (*a, *b) = (sa, sb);
+    *states = current;
     None
 }
 
@@ -463,13 +474,13 @@ mod tests {
         assert!(long_hits > 100_000, "the long mixes should hold the words: {long_hits}");
     }
 
-    /// A word across the middle of a long text, at every offset: the two halves' walks
-    /// neither miss it nor report it twice.
+    /// A word across the parts of a long text, at every offset: the parts' walks neither miss
+    /// it nor report it twice.
     #[test]
-    fn a_word_across_the_middle_is_found_once() {
+    fn a_word_across_the_parts_is_found_once() {
         let words = [vec!["abcdefghijkl".to_string()], vec!["kl".to_string(), "l".to_string()]];
         let search = super::WordSearch::new(words.iter().map(Vec::as_slice).enumerate());
-        for at in 480..=520 {
+        for at in 200..=780 {
             let mut text = "x".repeat(1000);
             text.replace_range(at..at + 12, "ABCDEFGHIJKL");
             let mut walked = Vec::new();
