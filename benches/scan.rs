@@ -19,7 +19,8 @@ use catalog::scan::text::{FileKind, looks_binary, regions};
 use catalog::scan::{FileContent, ScanFile, Sink, SkillInput, Verdict, scan_skill};
 use catalog::scan::{commands, flows, instructions, lines, prefilter, secrets, unicode};
 
-// The allocator the program ships with (src/main.rs): the bench measures what a build runs.
+// The allocator the program ships with (src/main.rs), set up as the program sets it up
+// (`main`): the bench measures what a build runs.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
@@ -34,6 +35,7 @@ struct Loaded {
 }
 
 fn main() {
+    catalog::memory::configure();
     let corpus = std::env::var_os("CATALOG_CORPUS")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));

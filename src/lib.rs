@@ -12,6 +12,7 @@ pub mod discover;
 pub mod error;
 pub mod hash;
 pub mod incr;
+pub mod memory;
 pub mod model;
 pub mod notes;
 pub mod ops;
