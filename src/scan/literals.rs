@@ -449,28 +449,20 @@ mod tests {
             .unwrap();
         let pieces = ["n", "N", "c", "at", "AT", "us", "USER", "e", "r", ":", "//", "a", " ", "é", "\u{17F}", "\n"];
         let mut state = 0xB7E1_5162_u32;
-        let mut hits = 0;
-        for _ in 0..20_000 {
-            let text = crate::scan::pieces_mixed(&pieces, 10, &mut state);
+        // The hits of `count` pieces mixed, walked and searched: the two must agree.
+        let mut mixed_hits = |count: usize| {
+            let text = crate::scan::pieces_mixed(&pieces, count, &mut state);
             let mut walked = Vec::new();
             search.each_hit(&text, |start, end, word| walked.push((start, end, word)));
             let found: Vec<_> =
                 library.find_overlapping_iter(&text).map(|m| (m.start(), m.end(), m.pattern().as_usize())).collect();
             assert_eq!(walked, found, "{text:?}");
-            hits += found.len();
-        }
+            found.len()
+        };
+        let hits: usize = (0..20_000).map(|_| mixed_hits(10)).sum();
         assert!(hits > 50_000, "the mixes should hold the words: {hits}");
-        // Long mixes, walked as two halves.
-        let mut long_hits = 0;
-        for round in 0..400 {
-            let text = crate::scan::pieces_mixed(&pieces, 300 + round, &mut state);
-            let mut walked = Vec::new();
-            search.each_hit(&text, |start, end, word| walked.push((start, end, word)));
-            let found: Vec<_> =
-                library.find_overlapping_iter(&text).map(|m| (m.start(), m.end(), m.pattern().as_usize())).collect();
-            assert_eq!(walked, found, "{text:?}");
-            long_hits += found.len();
-        }
+        // Long mixes, walked in parts.
+        let long_hits: usize = (0..400).map(|round| mixed_hits(300 + round)).sum();
         assert!(long_hits > 100_000, "the long mixes should hold the words: {long_hits}");
     }
 
