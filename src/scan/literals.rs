@@ -322,7 +322,7 @@ impl WordSearch {
         let overlap = self.dfa.max_pattern_len().saturating_sub(1);
         let part = bytes.len() / WALKS;
         if part < PART_MIN.max(2 * overlap) {
-            self.walk(bytes, 0, &mut hit);
+            self.walk(bytes, &mut hit);
             return;
         }
         let Ok(start) = self.dfa.start_state(Anchored::No) else { return };
@@ -356,12 +356,12 @@ impl WordSearch {
         }
     }
 
-    /// One walk over `bytes`, placed from `base`.
-    fn walk(&self, bytes: &[u8], base: usize, hit: &mut impl FnMut(usize, usize, usize)) {
+    /// One walk over all of `bytes`.
+    fn walk(&self, bytes: &[u8], hit: &mut impl FnMut(usize, usize, usize)) {
         let Ok(mut state) = self.dfa.start_state(Anchored::No) else { return };
         let mut from = 0;
         while let Some(at) = next_special(&self.dfa, bytes, from, &mut state) {
-            self.hits_at(state, base + at, hit);
+            self.hits_at(state, at, hit);
             from = at + 1;
         }
     }
