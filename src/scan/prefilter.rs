@@ -18,6 +18,8 @@ struct Search {
     /// The literals, each with its owners: the slots of [`Found`] (below `slots`), then the
     /// instruction reader's keyword sets.
     words: WordSearch,
+    /// The slots of each literal (its owners below `slots`), by the automaton's pattern id.
+    slots_of: Vec<Vec<usize>>,
     /// The keyword sets of each literal, by the automaton's pattern id.
     keyword_sets: Vec<keywords::Found>,
     /// How many keys there are (the slots of [`Found`]).
@@ -54,9 +56,10 @@ static SEARCH: LazyLock<Search> = LazyLock::new(|| {
         .iter()
         .map(|owners| keywords::Found::of_sets(owners.iter().filter_map(|o| o.checked_sub(slots))))
         .collect();
+    let slots_of = words.owners.iter().map(|owners| owners.iter().copied().filter(|o| *o < slots).collect()).collect();
     let lines = patterns.iter().filter(|(k, _)| matches!(k, Key::Line(_))).count();
     let shapes = patterns.iter().filter(|(k, _)| matches!(k, Key::Shape(_))).count();
-    Search { words, keyword_sets, slots, lines, shapes }
+    Search { words, slots_of, keyword_sets, slots, lines, shapes }
 });
 
 /// What one pass over a file found: the patterns that may match, and every instruction
@@ -71,7 +74,7 @@ pub fn search(text: &str) -> (Found, Option<Vec<Hit>>) {
     // About one keyword in every 64 bytes of prose: sized once, not grown hit by hit.
     let mut hits = Vec::with_capacity(text.len() / 64);
     search.words.each_hit(text, |start, end, id| {
-        for slot in search.words.owners[id].iter().filter(|o| **o < search.slots) {
+        for slot in &search.slots_of[id] {
             slots[*slot] = true;
             if *slot < search.lines {
                 line_hits.push((*slot, start, end));
