@@ -171,7 +171,8 @@ fn readers_breakdown(skills: &[Loaded]) -> Vec<(&'static str, Duration)> {
         };
         let (text, _) = catalog::parse::decode(bytes);
         let mut sink = Sink::new(&file.path, &text);
-        let regions = regions(&text, FileKind::of(&file.path, &text));
+        let kind = FileKind::of(&file.path, &text);
+        let regions = regions(&text, kind);
         lap(0);
         let (found, keywords) = prefilter::search(&text);
         lap(1);
@@ -179,7 +180,7 @@ fn readers_breakdown(skills: &[Loaded]) -> Vec<(&'static str, Duration)> {
             unicode::check(&mut sink, &with_hidden);
         }
         lap(2);
-        secrets::check(&mut sink, &text, &found);
+        secrets::check(&mut sink, &text, kind, &found);
         lap(3);
         lines::check(&mut sink, &regions, &found);
         lap(4);

@@ -316,7 +316,7 @@ fn scan_text_with(
     if let Some(with_hidden) = &with_hidden {
         unicode::check(&mut sink, with_hidden);
     }
-    secrets::check(&mut sink, text, &found);
+    secrets::check(&mut sink, text, kind, &found);
     lines::check(&mut sink, &regions, &found);
     commands::check(&mut sink, &regions);
     instructions::check(&mut sink, &regions, keywords);

@@ -92,30 +92,31 @@ pub fn is_placeholder_word(value: &str) -> bool {
     WORDS.iter().any(|w| lower.contains(w))
 }
 
-/// Runs the shapes, labels and names whose literals the prefilter found in the file.
-pub fn check(sink: &mut Sink, text: &str, found: &Found) {
-    let kinds: Vec<usize> = if found.is_everything() {
+/// Runs the shapes, labels and names whose literals the prefilter found in the file, a file
+/// of the kind `kind`.
+pub fn check(sink: &mut Sink, text: &str, kind: super::text::FileKind, found: &Found) {
+    let shapes: Vec<usize> = if found.is_everything() {
         SET.matches(text).into_iter().collect()
     } else {
         (0..SHAPES.len()).filter(|k| found.has(Key::Shape(*k))).collect()
     };
-    for kind in kinds {
-        let (what, _) = SHAPES[kind];
-        for caps in REGEXES[kind].captures_iter(text) {
+    for shape in shapes {
+        let (what, _) = SHAPES[shape];
+        for caps in REGEXES[shape].captures_iter(text) {
             let whole = caps.get(0).expect("match");
             let secret = caps.get(1).unwrap_or(whole);
-            if kind == 0 {
+            if shape == 0 {
                 if private_key_is_placeholder(&text[whole.end()..]) {
                     continue;
                 }
             } else if is_placeholder(secret.as_str()) || !looks_random(secret.as_str()) {
                 continue;
             }
-            let shown = mask(secret.as_str(), kind == 0);
+            let shown = mask(secret.as_str(), shape == 0);
             sink.report_shown("secret-value", Severity::High, whole.start(), format!("{what}: {shown}"), shown);
         }
     }
-    if found.has(Key::SecretLabel) && super::text::FileKind::of(sink.file, text) == super::text::FileKind::Markdown {
+    if found.has(Key::SecretLabel) && kind == super::text::FileKind::Markdown {
         labelled_values(sink, text);
     }
     let names = if found.has(Key::SecretName) { NAME.find_iter(text) } else { NAME.find_iter("") };
