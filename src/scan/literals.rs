@@ -347,11 +347,8 @@ impl WordSearch {
         // Past the first part's length: the overlap into each next part, the last part's rest.
         for k in 1..WALKS {
             let end = if k + 1 < WALKS { part + overlap } else { walks[k].len() };
-            let mut at = part;
-            while let Some(i) = next_special(&self.dfa, &walks[k][..end], at, &mut states[k]) {
-                self.hits_at(states[k], from[k] + i, &mut |s, e, w| later[k].push((s, e, w)));
-                at = i + 1;
-            }
+            let later = &mut later[k];
+            self.walk_on(&walks[k][..end], part, &mut states[k], from[k], &mut |s, e, w| later.push((s, e, w)));
         }
         for (s, e, w) in later.into_iter().flatten() {
             hit(s, e, w);
@@ -361,9 +358,21 @@ impl WordSearch {
     /// One walk over all of `bytes`.
     fn walk(&self, bytes: &[u8], hit: &mut impl FnMut(usize, usize, usize)) {
         let Ok(mut state) = self.dfa.start_state(Anchored::No) else { return };
-        let mut from = 0;
-        while let Some(at) = next_special(&self.dfa, bytes, from, &mut state) {
-            self.hits_at(state, at, hit);
+        self.walk_on(bytes, 0, &mut state, 0, hit);
+    }
+
+    /// Walks `bytes[from..]` on from `state`, handing on the words that end there, placed
+    /// from `base` (where `bytes` starts in the text).
+    fn walk_on(
+        &self,
+        bytes: &[u8],
+        mut from: usize,
+        state: &mut StateID,
+        base: usize,
+        hit: &mut impl FnMut(usize, usize, usize),
+    ) {
+        while let Some(at) = next_special(&self.dfa, bytes, from, state) {
+            self.hits_at(*state, base + at, hit);
             from = at + 1;
         }
     }
