@@ -149,13 +149,16 @@ pub fn name_problem(name: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scan::{FileContent, ScanFile, SkillInput, scan_skill};
+    use crate::scan::{FileContent, ScanFile, ScanReport, SkillInput, scan_skill};
+
+    /// The scan of a skill whose only file is SKILL.md holding `text`.
+    fn scanned(folder: &str, text: &str) -> ScanReport {
+        let files = vec![ScanFile { path: "SKILL.md".into(), content: FileContent::Bytes(text.as_bytes().to_vec()) }];
+        scan_skill(&SkillInput { folder_name: folder, skill_file: "SKILL.md", files: &files, parsed: None })
+    }
 
     fn spec_ids(folder: &str, text: &str) -> Vec<&'static str> {
-        let files = vec![ScanFile { path: "SKILL.md".into(), content: FileContent::Bytes(text.as_bytes().to_vec()) }];
-        let report =
-            scan_skill(&SkillInput { folder_name: folder, skill_file: "SKILL.md", files: &files, parsed: None });
-        report.spec_findings().map(|f| f.rule.id).collect()
+        scanned(folder, text).spec_findings().map(|f| f.rule.id).collect()
     }
 
     /// Each finding sits on its key's line: a top-level key spaced from its colon (not the
@@ -163,8 +166,7 @@ mod tests {
     #[test]
     fn findings_sit_on_their_keys_lines() {
         let text = "---\nname: d\ndescription: x\nmetadata:\n  tags: nested\ntags : [a]\nc:d: 2\n---\n";
-        let files = vec![ScanFile { path: "SKILL.md".into(), content: FileContent::Bytes(text.as_bytes().to_vec()) }];
-        let report = scan_skill(&SkillInput { folder_name: "d", skill_file: "SKILL.md", files: &files, parsed: None });
+        let report = scanned("d", text);
         let lines: Vec<(usize, &str)> = report.spec_findings().map(|f| (f.line, f.matched.as_str())).collect();
         assert_eq!(lines, [(6, "tags : [a]"), (7, "c:d: 2")]);
     }
