@@ -36,7 +36,8 @@ pub struct Found {
     /// By slot (the line patterns, then the secret shapes, then the name and the label):
     /// whether any of its literals is in the text.
     slots: Vec<bool>,
-    /// Every literal of a line pattern in the text: (slot, start, end), sorted.
+    /// Every literal of a line pattern, or of the labelled-value pattern, in the text: (slot,
+    /// start, end), sorted. Each of these patterns matches within one line.
     line_hits: Vec<(usize, usize, usize)>,
     lines: usize,
     shapes: usize,
@@ -56,11 +57,12 @@ impl Found {
         self.all || self.slots[self.slot(key)]
     }
 
-    /// The lines of `text` that hold a literal of the key's line pattern, in order, each once:
-    /// (start, end before the newline). A match of a line pattern holds one of its literals,
-    /// so it lies on one of these lines. All of the text, as one stretch, when the prefilter
-    /// is off.
+    /// The lines of `text` that hold a literal of the key's pattern (a line pattern, or the
+    /// labelled-value pattern), in order, each once: (start, end before the newline). A match
+    /// of such a pattern holds one of its literals, so it lies on one of these lines. All of
+    /// the text, as one stretch, when the prefilter is off.
     pub fn lines_holding(&self, key: Key, text: &str) -> Vec<(usize, usize)> {
+        debug_assert!(matches!(key, Key::Line(_) | Key::SecretLabel), "{key:?}: its hits are not kept");
         if self.all {
             return vec![(0, text.len())];
         }

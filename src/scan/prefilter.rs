@@ -26,6 +26,8 @@ struct Search {
     slots: usize,
     lines: usize,
     shapes: usize,
+    /// The slot of the labelled-value pattern: its hits are kept with the line patterns'.
+    label: usize,
 }
 
 /// Every pattern the prefilter stands for, with its key, in slot order.
@@ -59,7 +61,8 @@ static SEARCH: LazyLock<Search> = LazyLock::new(|| {
     let slots_of = words.owners.iter().map(|owners| owners.iter().copied().filter(|o| *o < slots).collect()).collect();
     let lines = patterns.iter().filter(|(k, _)| matches!(k, Key::Line(_))).count();
     let shapes = patterns.iter().filter(|(k, _)| matches!(k, Key::Shape(_))).count();
-    Search { words, slots_of, keyword_sets, slots, lines, shapes }
+    let label = patterns.iter().position(|(k, _)| *k == Key::SecretLabel).expect("listed");
+    Search { words, slots_of, keyword_sets, slots, lines, shapes, label }
 });
 
 /// What one pass over a file found: the patterns that may match, and every instruction
@@ -76,7 +79,7 @@ pub fn search(text: &str) -> (Found, Option<Vec<Hit>>) {
     search.words.each_hit(text, |start, end, id| {
         for slot in &search.slots_of[id] {
             slots[*slot] = true;
-            if *slot < search.lines {
+            if *slot < search.lines || *slot == search.label {
                 line_hits.push((*slot, start, end));
             }
         }

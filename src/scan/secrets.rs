@@ -37,7 +37,10 @@ static NAME: LazyLock<Regex> = LazyLock::new(|| Regex::new(&super::ascii_boundar
 
 /// A value written after a label that names a secret (`**API Secret**: `Gs…``), or typed into
 /// a password field, in prose: the key shapes above have prefixes, these values need none.
-pub(super) const LABELLED_PATTERN: &str = r#"(?i:\b(api[ _-]?key|api[ _-]?secret|consumer[ _-]?(?:key|secret)|access[ _-]?token(?:[ _-]?secret)?|token[ _-]?secret|client[ _-]?secret|secret[ _-]?key|auth[ _-]?token|bearer[ _-]?token|password|passwd|private[ _-]?key|app[ _-]?secret)\b[^:=\n]{0,30}?(?::|=|\bis\b)\s*[*_`"']*)([A-Za-z0-9][A-Za-z0-9_\-+/=.]{7,})|(?i:\b(?:type|enter|input|fill\s+in|use)\s+)["'`]([^"'`\s]{6,})["'`](?i:\s+(?:in|into|as)\s+(?:the\s+)?(?:password|passcode)\b)"#;
+/// A match is on one line (spaces and tabs only between its parts), so it is searched for only
+/// on the lines that hold one of its literals ([`Found::lines_holding`]): run over whole files,
+/// it was the most costly search of the scanner.
+pub(super) const LABELLED_PATTERN: &str = r#"(?i:\b(api[ _-]?key|api[ _-]?secret|consumer[ _-]?(?:key|secret)|access[ _-]?token(?:[ _-]?secret)?|token[ _-]?secret|client[ _-]?secret|secret[ _-]?key|auth[ _-]?token|bearer[ _-]?token|password|passwd|private[ _-]?key|app[ _-]?secret)\b[^:=\n]{0,30}?(?::|=|\bis\b)[ \t]*[*_`"']*)([A-Za-z0-9][A-Za-z0-9_\-+/=.]{7,})|(?i:\b(?:type|enter|input|fill[ \t]+in|use)[ \t]+)["'`]([^"'`\s]{6,})["'`](?i:[ \t]+(?:in|into|as)[ \t]+(?:the[ \t]+)?(?:password|passcode)\b)"#;
 static LABELLED: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(&super::ascii_boundaries(LABELLED_PATTERN)).expect("valid"));
 
@@ -117,7 +120,7 @@ pub fn check(sink: &mut Sink, text: &str, kind: super::text::FileKind, found: &F
         }
     }
     if found.has(Key::SecretLabel) && kind == super::text::FileKind::Markdown {
-        labelled_values(sink, text);
+        labelled_values(sink, text, found);
     }
     let names = if found.has(Key::SecretName) { NAME.find_iter(text) } else { NAME.find_iter("") };
     for m in names {
@@ -133,10 +136,22 @@ pub fn check(sink: &mut Sink, text: &str, kind: super::text::FileKind, found: &F
 
 /// Values written after a secret's label in prose: a long random one is a leaked key (high),
 /// a shorter one a password written into the skill (medium).
-fn labelled_values(sink: &mut Sink, text: &str) {
+fn labelled_values(sink: &mut Sink, text: &str, found: &Found) {
     // In code blocks the assignment reader speaks for such values.
     let mut regions: Option<Vec<super::text::Region>> = None;
-    for caps in LABELLED.captures_iter(text) {
+    let lines = found.lines_holding(Key::SecretLabel, text);
+    // Each line read with the text before it as context: a word boundary at its start is one
+    // in the whole text.
+    let matches = lines.into_iter().flat_map(|(start, end)| {
+        let line = &text[..end];
+        let mut from = start;
+        std::iter::from_fn(move || {
+            let caps = LABELLED.captures_at(line, from)?;
+            from = caps.get(0).map_or(line.len(), |m| m.end());
+            Some(caps)
+        })
+    });
+    for caps in matches {
         let at = caps.get(0).map_or(0, |m| m.start());
         let regions = regions.get_or_insert_with(|| super::text::regions(text, super::text::FileKind::Markdown));
         if regions.iter().any(|r| r.start <= at && at < r.end && r.kind != super::text::RegionKind::Prose) {
