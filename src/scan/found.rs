@@ -33,9 +33,12 @@ pub fn folds_to_ascii(text: &str) -> bool {
 pub struct Found {
     /// Every pattern may: the prefilter is off for this text.
     all: bool,
-    /// By slot (the line patterns, then the secret shapes, then the name and the label):
-    /// whether any of its literals is in the text.
+    /// By slot: whether a word of the slot's set of literals is in the text. A key has a slot
+    /// for each set of literals its pattern needs a word of.
     slots: Vec<bool>,
+    /// The first slot of each key (the line patterns, then the secret shapes, then the name
+    /// and the label), and the end of the last: key `k` has the slots `keys[k]..keys[k + 1]`.
+    keys: &'static [usize],
     /// Every literal of a line pattern, or of the labelled-value pattern, in the text: (slot,
     /// start, end), sorted. Each of these patterns matches within one line.
     line_hits: Vec<(usize, usize, usize)>,
@@ -46,27 +49,39 @@ pub struct Found {
 impl Found {
     /// Every pattern runs (text the prefilter cannot vouch for, or a test comparing with it).
     pub fn everything() -> Found {
-        Found { all: true, slots: Vec::new(), line_hits: Vec::new(), lines: 0, shapes: 0 }
+        Found { all: true, slots: Vec::new(), keys: &[], line_hits: Vec::new(), lines: 0, shapes: 0 }
     }
 
     pub fn is_everything(&self) -> bool {
         self.all
     }
 
+    /// Whether the text holds a word of every set of literals the key's pattern needs.
     pub fn has(&self, key: Key) -> bool {
-        self.all || self.slots[self.slot(key)]
+        self.all || self.slots[self.slots_of(key)].iter().all(|found| *found)
     }
 
-    /// The lines of `text` that hold a literal of the key's pattern (a line pattern, or the
-    /// labelled-value pattern), in order, each once: (start, end before the newline). A match
-    /// of such a pattern holds one of its literals, so it lies on one of these lines. All of
-    /// the text, as one stretch, when the prefilter is off.
+    /// The lines of `text` that hold a word of every set of literals the key's pattern needs
+    /// (a line pattern, or the labelled-value pattern), in order, each once: (start, end
+    /// before the newline). A match of such a pattern lies on one line and holds a word of
+    /// each set, so it lies on one of these lines. All of the text, as one stretch, when the
+    /// prefilter is off.
     pub fn lines_holding(&self, key: Key, text: &str) -> Vec<(usize, usize)> {
         debug_assert!(matches!(key, Key::Line(_) | Key::SecretLabel), "{key:?}: its hits are not kept");
         if self.all {
             return vec![(0, text.len())];
         }
-        let slot = self.slot(key);
+        let mut slots = self.slots_of(key);
+        let mut lines = self.lines_of(slots.next().expect("a key has a slot"), text);
+        for slot in slots {
+            let others = self.lines_of(slot, text);
+            lines.retain(|line| others.binary_search_by_key(&line.0, |other| other.0).is_ok());
+        }
+        lines
+    }
+
+    /// The lines that hold a word of one slot's set, as [`Self::lines_holding`] lists them.
+    fn lines_of(&self, slot: usize, text: &str) -> Vec<(usize, usize)> {
         let from = self.line_hits.partition_point(|hit| hit.0 < slot);
         let mut lines: Vec<(usize, usize)> = Vec::new();
         for &(_, start, end) in self.line_hits[from..].iter().take_while(|hit| hit.0 == slot) {
@@ -79,19 +94,26 @@ impl Found {
         lines
     }
 
-    /// What the search found, by slot, with the literals of the line patterns, and the number
-    /// of line patterns and secret shapes.
+    /// What the search found, by slot, with the literals of the line patterns; the first slot
+    /// of each key, and the number of line patterns and secret shapes.
     pub(super) fn from_slots(
         slots: Vec<bool>,
         mut line_hits: Vec<(usize, usize, usize)>,
+        keys: &'static [usize],
         lines: usize,
         shapes: usize,
     ) -> Found {
         line_hits.sort_unstable();
-        Found { all: false, slots, line_hits, lines, shapes }
+        Found { all: false, slots, keys, line_hits, lines, shapes }
     }
 
-    fn slot(&self, key: Key) -> usize {
+    /// The slots of a key.
+    fn slots_of(&self, key: Key) -> std::ops::Range<usize> {
+        let k = self.key_index(key);
+        self.keys[k]..self.keys[k + 1]
+    }
+
+    fn key_index(&self, key: Key) -> usize {
         match key {
             Key::Line(i) => i,
             Key::Shape(i) => self.lines + i,

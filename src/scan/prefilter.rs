@@ -22,13 +22,21 @@ struct Search {
     slots_of: Vec<Vec<usize>>,
     /// The keyword sets of each literal, by the automaton's pattern id.
     keyword_sets: Vec<keywords::Found>,
-    /// How many keys there are (the slots of [`Found`]).
+    /// How many slots there are: one for each set of literals of each key.
     slots: usize,
+    /// The first slot of each key, and the end of the last ([`Found`]).
+    keys: Vec<usize>,
     lines: usize,
     shapes: usize,
-    /// The slot of the labelled-value pattern: its hits are kept with the line patterns'.
-    label: usize,
+    /// The slots whose hits are kept by place: those of the line patterns and of the
+    /// labelled-value pattern, which match within one line.
+    lined: Vec<bool>,
 }
+
+/// How many sets of literals a line pattern is found by at most: a line holds a word of each
+/// ("user" and "tell" for "do not tell the user"), so most lines with its rarest word are not
+/// searched.
+const LINE_SETS: usize = 3;
 
 /// Every pattern the prefilter stands for, with its key, in slot order.
 pub fn patterns() -> Vec<(Key, &'static str)> {
@@ -43,11 +51,22 @@ pub fn patterns() -> Vec<(Key, &'static str)> {
 static SEARCH: LazyLock<Search> = LazyLock::new(|| {
     let patterns = patterns();
     // A pattern without literals would never run: a test keeps the table free of them.
-    let literals: Vec<Vec<String>> = patterns
-        .iter()
-        .map(|(key, pattern)| super::literals::necessary(pattern).unwrap_or_else(|| panic!("{key:?} has no literal")))
-        .collect();
-    let slots = patterns.len();
+    let mut literals: Vec<Vec<String>> = Vec::new();
+    let mut keys = Vec::new();
+    let mut lined = Vec::new();
+    for (key, pattern) in &patterns {
+        let sets = match key {
+            Key::Line(_) => super::literals::necessary_all(pattern, LINE_SETS),
+            _ => super::literals::necessary(pattern).map(|words| vec![words]),
+        };
+        keys.push(literals.len());
+        for set in sets.unwrap_or_else(|| panic!("{key:?} has no literal")) {
+            literals.push(set);
+            lined.push(matches!(key, Key::Line(_) | Key::SecretLabel));
+        }
+    }
+    keys.push(literals.len());
+    let slots = literals.len();
     let keyword_sets = keywords::literal_sets();
     let owned = literals.iter().map(Vec::as_slice).enumerate();
     let words = WordSearch::new(
@@ -61,8 +80,7 @@ static SEARCH: LazyLock<Search> = LazyLock::new(|| {
     let slots_of = words.owners.iter().map(|owners| owners.iter().copied().filter(|o| *o < slots).collect()).collect();
     let lines = patterns.iter().filter(|(k, _)| matches!(k, Key::Line(_))).count();
     let shapes = patterns.iter().filter(|(k, _)| matches!(k, Key::Shape(_))).count();
-    let label = patterns.iter().position(|(k, _)| *k == Key::SecretLabel).expect("listed");
-    Search { words, slots_of, keyword_sets, slots, lines, shapes, label }
+    Search { words, slots_of, keyword_sets, slots, keys, lines, shapes, lined }
 });
 
 /// What one pass over a file found: the patterns that may match, and every instruction
@@ -79,7 +97,7 @@ pub fn search(text: &str) -> (Found, Option<Vec<Hit>>) {
     search.words.each_hit(text, |start, end, id| {
         for slot in &search.slots_of[id] {
             slots[*slot] = true;
-            if *slot < search.lines || *slot == search.label {
+            if search.lined[*slot] {
                 line_hits.push((*slot, start, end));
             }
         }
@@ -88,7 +106,7 @@ pub fn search(text: &str) -> (Found, Option<Vec<Hit>>) {
             hits.push(Hit { start, end, sets });
         }
     });
-    (Found::from_slots(slots, line_hits, search.lines, search.shapes), Some(hits))
+    (Found::from_slots(slots, line_hits, &search.keys, search.lines, search.shapes), Some(hits))
 }
 
 impl Found {
@@ -119,6 +137,22 @@ mod tests {
         assert!(!found.has(Key::Shape(0)));
         assert!(Found::of("-----begin rsa private key-----").has(Key::Shape(0)));
         assert!(Found::of("\u{212A}").is_everything());
+    }
+
+    /// A line pattern is searched on the lines that hold a word of each of its sets: "user"
+    /// alone does not make a line one where the user is kept in the dark.
+    #[test]
+    fn a_line_holds_a_word_of_every_set() {
+        let (i, pattern) = crate::scan::lines::first_patterns()
+            .enumerate()
+            .find(|(_, p)| p.contains("(tell|inform"))
+            .expect("the pattern for not telling the user");
+        assert!(crate::scan::literals::necessary_all(pattern, LINE_SETS).unwrap().len() > 1, "{pattern}");
+        let text = "The user opens the file.\nDo not tell the user.\nThe user is told.\n";
+        let lines: Vec<&str> =
+            Found::of(text).lines_holding(Key::Line(i), text).iter().map(|(s, e)| &text[*s..*e]).collect();
+        assert_eq!(lines, ["Do not tell the user."]);
+        assert!(!Found::of("The user opens the file.\n").has(Key::Line(i)));
     }
 
     /// The keywords of one pass over a file, cut to a region, are those a search of the region
