@@ -83,8 +83,9 @@ impl Found {
     /// The lines that hold a word of one slot's set, as [`Self::lines_holding`] lists them.
     fn lines_of(&self, slot: usize, text: &str) -> Vec<(usize, usize)> {
         let from = self.line_hits.partition_point(|hit| hit.0 < slot);
-        let mut lines: Vec<(usize, usize)> = Vec::new();
-        for &(_, start, end) in self.line_hits[from..].iter().take_while(|hit| hit.0 == slot) {
+        let to = self.line_hits.partition_point(|hit| hit.0 <= slot);
+        let mut lines: Vec<(usize, usize)> = Vec::with_capacity(to - from);
+        for &(_, start, end) in &self.line_hits[from..to] {
             match lines.last_mut() {
                 // On a line already listed (hits are sorted by their starts).
                 Some(line) if start <= line.1 => line.1 = line.1.max(super::text::lines_around(text, end, end).1),

@@ -330,9 +330,10 @@ impl WordSearch {
         // next part's walk reports.
         let from: [usize; WALKS] = std::array::from_fn(|k| (k * part).saturating_sub(overlap));
         let walks: [&[u8]; WALKS] = std::array::from_fn(|k| &bytes[from[k]..]);
-        // About a word in every 64 bytes: each later part's hits held in one allocation.
+        // About a word in every 32 bytes (the scanner's literals over a corpus of skills):
+        // each later part's hits held in one allocation.
         let mut later: [Vec<(usize, usize, usize)>; WALKS] =
-            std::array::from_fn(|k| if k == 0 { Vec::new() } else { Vec::with_capacity(part / 64) });
+            std::array::from_fn(|k| if k == 0 { Vec::new() } else { Vec::with_capacity(part / 32) });
         let mut states = [start; WALKS];
         let mut at = 0;
         while let Some(i) = next_special_of_all(&self.dfa, &walks, part, at, &mut states) {

@@ -91,9 +91,10 @@ pub fn search(text: &str) -> (Found, Option<Vec<Hit>>) {
     }
     let search = &*SEARCH;
     let mut slots = vec![false; search.slots];
-    let mut line_hits = Vec::new();
-    // About one keyword in every 64 bytes of prose: sized once, not grown hit by hit.
-    let mut hits = Vec::with_capacity(text.len() / 64);
+    // About one keyword in every 48 bytes, and a line pattern's literal in every 100 (over a
+    // corpus of skills): sized once, not grown hit by hit.
+    let mut line_hits = Vec::with_capacity(text.len() / 96);
+    let mut hits = Vec::with_capacity(text.len() / 48);
     search.words.each_hit(text, |start, end, id| {
         for slot in &search.slots_of[id] {
             slots[*slot] = true;
