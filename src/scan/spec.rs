@@ -101,20 +101,31 @@ pub fn check(sink: &mut Sink, parsed: Result<&ParsedSkill, String>, folder_name:
     }
     // Keys outside the spec: what the frontmatter reader kept aside, and the
     // `allowed_tools` spelling it reads as `allowed-tools`.
-    let mut unknown: Vec<&str> = fm.extra.keys().map(String::as_str).collect();
-    if key_at("allowed_tools") != (0, 0) {
-        unknown.push("allowed_tools");
-    }
-    unknown.sort_unstable();
-    for key in unknown {
+    // In the order of their names: the reader's keys come sorted, and the other spelling
+    // goes in at its place.
+    let mut note = |key: &str| {
         let (s, e) = key_at(key);
         sink.report("spec-unknown-key", s, e, format!("top-level key {key:?} is not in the spec"));
+    };
+    let mut underscored = Some("allowed_tools").filter(|key| key_at(key) != (0, 0));
+    for key in fm.extra.keys().map(String::as_str) {
+        if let Some(spelling) = underscored.filter(|spelling| *spelling < key) {
+            note(spelling);
+            underscored = None;
+        }
+        note(key);
+    }
+    if let Some(spelling) = underscored {
+        note(spelling);
     }
     // Body size.
     let body = parsed.body();
     let lines = line_count(body);
-    let tokens = crate::analyze::tokens_for_chars(body.chars().count());
-    if lines > MAX_BODY_LINES || tokens > MAX_BODY_TOKENS {
+    // A body has no more characters than bytes: most are too short for theirs to be counted.
+    let may_be_long = crate::analyze::tokens_for_chars(body.len()) > MAX_BODY_TOKENS;
+    let tokens = || crate::analyze::tokens_for_chars(body.chars().count());
+    if lines > MAX_BODY_LINES || (may_be_long && tokens() > MAX_BODY_TOKENS) {
+        let tokens = tokens();
         let start = parsed.body_start.min(text.len());
         let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
         sink.report("spec-body-length", start, end, format!("body is {lines} lines and about {tokens} tokens (the spec suggests under {MAX_BODY_LINES} lines and about {MAX_BODY_TOKENS} tokens)"));
