@@ -213,6 +213,18 @@ mod tests {
         assert_eq!(spec_ids("d", &desc), ["spec-description"]);
     }
 
+    /// The token estimate counts characters, not bytes, and the message names it when the
+    /// lines alone are over.
+    #[test]
+    fn a_body_is_long_by_its_characters() {
+        let body = |text: String| format!("---\nname: d\ndescription: x\n---\n{text}");
+        assert_eq!(spec_ids("d", &body("word ".repeat(4001))), ["spec-body-length"]);
+        assert!(spec_ids("d", &body("é".repeat(10_002))).is_empty(), "20,004 bytes, 10,002 characters");
+        let report = scanned("d", &body("é\n".repeat(501)));
+        let message = &report.spec_findings().next().expect("over the line limit").message;
+        assert!(message.starts_with("body is 501 lines and about 251 tokens"), "{message}");
+    }
+
     #[test]
     fn lines_are_counted_as_str_lines_counts_them() {
         for text in ["", "a", "a\n", "a\nb", "a\n\n", "\n", "\n\n", "a\r\nb\r\n", "é\nü", "x\n\ny"] {
