@@ -330,8 +330,8 @@ impl WordSearch {
         // next part's walk reports.
         let from: [usize; WALKS] = std::array::from_fn(|k| (k * part).saturating_sub(overlap));
         let walks: [&[u8]; WALKS] = std::array::from_fn(|k| &bytes[from[k]..]);
-        // About a word in every 32 bytes (the scanner's literals over a corpus of skills):
-        // each later part's hits held in one allocation.
+        // About a word in every 39 bytes (the scanner's literals over a corpus of skills):
+        // room for one in 32, so each later part's hits mostly fit one allocation.
         let mut later: [Vec<(usize, usize, usize)>; WALKS] =
             std::array::from_fn(|k| if k == 0 { Vec::new() } else { Vec::with_capacity(part / 32) });
         let mut states = [start; WALKS];
