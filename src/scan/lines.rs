@@ -7,7 +7,7 @@ use regex::{Regex, RegexSet, RegexSetBuilder};
 
 use super::found::{Found, Key};
 use super::rules::{RULES, Rule, Scope};
-use super::text::{Region, RegionKind, inline_code_spans, mentioned_spans};
+use super::text::{Region, RegionKind, inline_code_spans, matches_from, mentioned_spans};
 use super::{RulePattern, Sink, rule_regex};
 
 struct Compiled {
@@ -89,23 +89,6 @@ pub fn check(sink: &mut Sink, regions: &[Region], found: &Found) {
             }
         }
     }
-}
-
-/// The matches of `re` in `text` that start at `start` or after, read with what comes before
-/// `start` as their context (a word boundary there is one in the whole text).
-fn matches_from<'t>(re: &Regex, text: &'t str, mut start: usize) -> impl Iterator<Item = regex::Match<'t>> {
-    std::iter::from_fn(move || {
-        if start > text.len() {
-            return None;
-        }
-        let m = re.find_at(text, start)?;
-        start = m.end();
-        if m.is_empty() {
-            // Past an empty match, on to the next character.
-            start = text[start..].chars().next().map_or(text.len() + 1, |c| start + c.len_utf8());
-        }
-        Some(m)
-    })
 }
 
 fn region_at(regions: &[Region], offset: usize) -> Option<&Region> {

@@ -140,19 +140,13 @@ fn labelled_values(sink: &mut Sink, text: &str, found: &Found) {
     // In code blocks the assignment reader speaks for such values.
     let mut regions: Option<Vec<super::text::Region>> = None;
     let lines = found.lines_holding(Key::SecretLabel, text);
-    // Each line read with the text before it as context: a word boundary at its start is one
-    // in the whole text.
-    let matches = lines.into_iter().flat_map(|(start, end)| {
-        let line = &text[..end];
-        let mut from = start;
-        std::iter::from_fn(move || {
-            let caps = LABELLED.captures_at(line, from)?;
-            from = caps.get(0).map_or(line.len(), |m| m.end());
-            Some(caps)
-        })
-    });
-    for caps in matches {
-        let at = caps.get(0).map_or(0, |m| m.start());
+    let matches = lines
+        .into_iter()
+        .flat_map(|(start, end)| super::text::matches_from(&LABELLED, &text[..end], start).map(move |m| (m, end)));
+    for (m, line_end) in matches {
+        // The groups of the match found: most lines hold none, and that needs no groups.
+        let Some(caps) = LABELLED.captures_at(&text[..line_end], m.start()) else { continue };
+        let at = m.start();
         let regions = regions.get_or_insert_with(|| super::text::regions(text, super::text::FileKind::Markdown));
         if regions.iter().any(|r| r.start <= at && at < r.end && r.kind != super::text::RegionKind::Prose) {
             continue;

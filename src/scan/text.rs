@@ -249,6 +249,23 @@ pub fn mentioned_spans(line: &str) -> Vec<(usize, usize)> {
     spans
 }
 
+/// The matches of `re` in `text` that start at `start` or after, read with what comes before
+/// `start` as their context (a word boundary there is one in the whole text).
+pub fn matches_from<'t>(re: &regex::Regex, text: &'t str, mut start: usize) -> impl Iterator<Item = regex::Match<'t>> {
+    std::iter::from_fn(move || {
+        if start > text.len() {
+            return None;
+        }
+        let m = re.find_at(text, start)?;
+        start = m.end();
+        if m.is_empty() {
+            // Past an empty match, on to the next character.
+            start = text[start..].chars().next().map_or(text.len() + 1, |c| start + c.len_utf8());
+        }
+        Some(m)
+    })
+}
+
 /// From the start of the line `start` is on to the end of the line `end` is on (before its
 /// newline).
 pub fn lines_around(text: &str, start: usize, end: usize) -> (usize, usize) {
