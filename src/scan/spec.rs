@@ -100,23 +100,12 @@ pub fn check(sink: &mut Sink, parsed: Result<&ParsedSkill, String>, folder_name:
         sink.report("spec-metadata", ms, me, "metadata is not a map of string values");
     }
     // Keys outside the spec: what the frontmatter reader kept aside, and the
-    // `allowed_tools` spelling it reads as `allowed-tools`.
-    // In the order of their names: the reader's keys come sorted, and the other spelling
-    // goes in at its place.
-    let mut note = |key: &str| {
+    // `allowed_tools` spelling it reads as `allowed-tools` (findings are sorted by place
+    // once the skill is scanned, so the order here is no matter).
+    let underscored = Some("allowed_tools").filter(|key| key_at(key) != (0, 0));
+    for key in fm.extra.keys().map(String::as_str).chain(underscored) {
         let (s, e) = key_at(key);
         sink.report("spec-unknown-key", s, e, format!("top-level key {key:?} is not in the spec"));
-    };
-    let mut underscored = Some("allowed_tools").filter(|key| key_at(key) != (0, 0));
-    for key in fm.extra.keys().map(String::as_str) {
-        if let Some(spelling) = underscored.filter(|spelling| *spelling < key) {
-            note(spelling);
-            underscored = None;
-        }
-        note(key);
-    }
-    if let Some(spelling) = underscored {
-        note(spelling);
     }
     // Body size.
     let body = parsed.body();
