@@ -5,8 +5,8 @@
 /// some of the options).
 const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
 
-/// Keeps freed memory in the process and takes memory in 4 KiB pages. Has effect only where
-/// mimalloc is the global allocator.
+/// Keeps freed memory in the process (where mimalloc is the global allocator) and takes
+/// memory in 4 KiB pages.
 pub fn configure() {
     // Freed memory stays with the process instead of going back to the system a second later: a
     // build frees and allocates hundreds of megabytes between stages, and `serve` between
