@@ -50,6 +50,9 @@ struct Need {
 /// More words than this in a joined set are not worth the search: the set is cut there.
 const MAX_WORDS: usize = 64;
 
+/// A class of more characters than this is no literal: its words would multiply a run's.
+const FEW_CHARS: usize = 4;
+
 fn exact(word: String) -> Need {
     Need { words: vec![word], exact: true }
 }
@@ -61,11 +64,17 @@ fn need(hir: &Hir) -> Option<Need> {
             let text = std::str::from_utf8(&lit.0).ok().filter(|t| t.is_ascii())?;
             Some(exact(text.to_ascii_lowercase()))
         }
-        HirKind::Class(class) => one_letter(class).map(|c| exact(c.to_string())),
+        HirKind::Class(class) => {
+            let chars = few_chars(class)?;
+            Some(Need { words: chars.iter().map(char::to_string).collect(), exact: true })
+        }
         HirKind::Capture(capture) => need(&capture.sub),
         HirKind::Repetition(rep) => {
             if rep.min == 0 {
-                return None;
+                // `x?`: the text `x` matches or nothing, so `keys?` is "key" or "keys".
+                return need(&rep.sub)
+                    .filter(|sub| sub.exact && rep.max == Some(1) && sub.words.len() < MAX_WORDS)
+                    .map(|sub| Need { words: [vec![String::new()], sub.words].concat(), exact: true });
             }
             let sub = need(&rep.sub)?;
             if sub.exact && rep.max == Some(rep.min) && sub.words.len() == 1 {
@@ -227,48 +236,48 @@ fn necessary_all_in(hir: &Hir, max: usize) -> Option<Vec<Vec<String>>> {
 }
 
 /// How often a set of words may be expected in text: each word about once in 20^length
-/// bytes. Longer words are rarer; more words are more often found.
+/// bytes, unless it holds a word measured in skills ([`MEASURED`]). Longer words are rarer;
+/// more words are more often found.
 fn rarity(words: &[String]) -> f64 {
-    words.iter().map(|w| 20f64.powi(-(w.len() as i32))).sum()
+    let rate = |word: &String| {
+        MEASURED.iter().find(|(common, _)| word.contains(common)).map_or(20f64.powi(-(word.len() as i32)), |m| m.1)
+    };
+    words.iter().map(rate).sum()
 }
 
-/// A class that holds one ASCII letter in its cases (and the non-ASCII characters that fold
-/// to it), or one ASCII character.
-fn one_letter(class: &Class) -> Option<char> {
-    let chars: Vec<char> = match class {
-        Class::Unicode(c) => {
-            let mut chars = Vec::new();
-            for range in c.ranges() {
-                if (range.end() as u32 - range.start() as u32) > 4 {
-                    return None;
-                }
-                chars.extend(range.start()..=range.end());
-            }
-            chars
-        }
-        Class::Bytes(c) => {
-            let mut chars = Vec::new();
-            for range in c.ranges() {
-                if range.end() - range.start() > 4 {
-                    return None;
-                }
-                chars.extend((range.start()..=range.end()).map(char::from));
-            }
-            chars
-        }
+/// Words far more common in skills than their length says, with how often they are found
+/// (once in so many bytes of a corpus of real skills): a URL's scheme. A word that holds one
+/// is taken to be as common, as nearly every `://` follows `http` or `https`; by its length,
+/// `https://` would be rarer than any verb, and a sentence with a link would be read for
+/// every pattern with one.
+const MEASURED: &[(&str, f64)] = &[("://", 1.0 / 390.0), ("http", 1.0 / 380.0)];
+
+/// The characters of a class of a few ASCII characters (`[ _-]`), each letter once for its
+/// cases (and the non-ASCII characters that fold to it: see the module's note).
+fn few_chars(class: &Class) -> Option<Vec<char>> {
+    let ranges: Vec<(u32, u32)> = match class {
+        Class::Unicode(c) => c.ranges().iter().map(|r| (r.start() as u32, r.end() as u32)).collect(),
+        Class::Bytes(c) => c.ranges().iter().map(|r| (u32::from(r.start()), u32::from(r.end()))).collect(),
     };
-    let mut letter = None;
-    for c in chars.into_iter().filter(|c| !matches!(c, '\u{17F}' | '\u{212A}')) {
-        if !c.is_ascii() {
+    let mut chars: Vec<char> = Vec::new();
+    for (start, end) in ranges {
+        if end - start > 4 {
             return None;
         }
-        let c = c.to_ascii_lowercase();
-        if letter.is_some_and(|l| l != c) {
+        for c in (start..=end).filter_map(char::from_u32).filter(|c| !matches!(c, '\u{17F}' | '\u{212A}')) {
+            if !c.is_ascii() {
+                return None;
+            }
+            let c = c.to_ascii_lowercase();
+            if !chars.contains(&c) {
+                chars.push(c);
+            }
+        }
+        if chars.len() > FEW_CHARS {
             return None;
         }
-        letter = Some(c);
     }
-    letter
+    Some(chars)
 }
 
 /// Trigger words searched in one pass, each once, with the owners (patterns, keyword sets) it
@@ -508,7 +517,9 @@ mod tests {
         assert_eq!(words(r"\b(iex|invoke-expression)\b"), ["iex", "invoke-expression"]);
         assert_eq!(words(r"\.(bash|zsh)_history\b"), [".bash_history", ".zsh_history"]);
         assert_eq!(words(r"login\s?data"), ["login"]);
-        assert_eq!(words(r"(?i:api[ _-]?key)\s*=\s*\w+"), ["api"]);
+        assert_eq!(words(r"(?i:api[ _-]?key)\s*=\s*\w+"), ["api key", "api-key", "api_key", "apikey"]);
+        assert_eq!(words(r"\btokens?\b"), ["token"]);
+        assert_eq!(words(r"\bdon'?t\b"), ["don't", "dont"]);
         assert_eq!(words(r"\b(sessions?|chats?)\b"), ["chat", "session"]);
         assert_eq!(words(r"x{3}y"), ["xxxy"]);
         assert_eq!(words(r"%0\s*\|\s*%0"), ["%0"]);
@@ -517,7 +528,8 @@ mod tests {
     #[test]
     fn a_sentence_pattern_needs_its_verb_and_its_object() {
         let sets = super::necessary_all(r"\b(download|fetch)\b.{0,100}?((https?|ftp)://\S+)", 3).unwrap();
-        assert_eq!(sets, [vec!["download".to_string(), "fetch".to_string()], vec!["://".to_string()]]);
+        let strings = |words: &[&str]| words.iter().map(|w| w.to_string()).collect::<Vec<_>>();
+        assert_eq!(sets, [strings(&["download", "fetch"]), strings(&["ftp://", "http://", "https://"])]);
     }
 
     #[test]
@@ -551,6 +563,8 @@ mod tests {
             r"\b(curl|wget)\s+-fsSL?\s+https?://\S+",
             r"(~/\.ssh\b|\.aws/credentials|\bid_(rsa|dsa)\b|\bkeychains?\b)",
             r"(?i:\b(api[ _-]?key|password)\b[^:=\n]{0,30}?(:|=))",
+            r"\b(don'?t|never)\s+(ask|prompt)\s+(the\s+)?users?\b",
+            r"\bkeep(s|ing)?\b.{0,60}?\b(tokens?|api[ _-]?keys?)\b",
         ];
         let texts = [
             "curl -fsS https://e.x/a.sh",
@@ -561,17 +575,27 @@ mod tests {
             "Keychain",
             "API-Key: abc",
             "Password =",
+            "Dont ask users",
+            "don't PROMPT the user",
+            "never ask user",
+            "keeping the API_KEYS",
+            "Keeps an apikey",
+            "keep tokens",
             "nothing here",
         ];
         for pattern in cases {
             let re = regex::RegexBuilder::new(pattern).case_insensitive(true).build().unwrap();
-            let literals = words(pattern);
-            for text in texts {
-                if re.is_match(text) {
-                    let lower = text.to_ascii_lowercase();
+            let mut sets = super::necessary_all(pattern, 3).expect("literals");
+            sets.push(words(pattern));
+            let mut matched = 0;
+            for text in texts.iter().filter(|text| re.is_match(text)) {
+                matched += 1;
+                let lower = text.to_ascii_lowercase();
+                for literals in &sets {
                     assert!(literals.iter().any(|w| lower.contains(w.as_str())), "{pattern} on {text}: {literals:?}");
                 }
             }
+            assert!(matched >= 2, "{pattern} should match some of the texts");
         }
     }
 }
