@@ -261,7 +261,8 @@ fn few_chars(class: &Class) -> Option<Vec<char>> {
     };
     let mut chars: Vec<char> = Vec::new();
     for (start, end) in ranges {
-        if end - start > 4 {
+        // A wider range is more characters than a few, whatever their cases.
+        if end - start >= FEW_CHARS as u32 {
             return None;
         }
         for c in (start..=end).filter_map(char::from_u32).filter(|c| !matches!(c, '\u{17F}' | '\u{212A}')) {
@@ -277,7 +278,8 @@ fn few_chars(class: &Class) -> Option<Vec<char>> {
             return None;
         }
     }
-    Some(chars)
+    // A class of the folding characters alone has no ASCII word to be found by.
+    (!chars.is_empty()).then_some(chars)
 }
 
 /// Trigger words searched in one pass, each once, with the owners (patterns, keyword sets) it
