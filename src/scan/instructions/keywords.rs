@@ -92,7 +92,7 @@ impl Found {
 
     /// Whether every set of literals that one branch of the part's pattern needs is here.
     pub fn has(self, part: Part) -> bool {
-        SEARCH.branches[part as usize].iter().any(|mask| self.0 & mask == *mask)
+        SEARCH.branches[part as usize].any_within(self.0)
     }
 
     /// Whether a literal of the part's pattern is here.
@@ -160,7 +160,7 @@ impl Found {
     /// Whether any behaviour may be in a sentence with these words: every part's but those of
     /// a listed lure ([`Self::listed_lure`]), which are read apart.
     pub fn any(self) -> bool {
-        SEARCH.behaviour_branches.iter().any(|mask| self.0 & mask == *mask)
+        SEARCH.behaviour_branches.any_within(self.0)
     }
 }
 
@@ -212,11 +212,48 @@ struct Search {
     /// The sets each keyword is in, by pattern id.
     sets: Vec<Found>,
     /// The bits of each branch's sets, by part.
-    branches: Vec<Vec<u128>>,
+    branches: Vec<Branches>,
     /// The bits of all of each part's sets, by part.
     masks: [u128; PARTS.len()],
     /// The branches of every part a behaviour is read from ([`Found::any`]), one list.
-    behaviour_branches: Vec<u128>,
+    behaviour_branches: Branches,
+}
+
+/// Branches, each the bits of the keyword sets it needs, listed by their lowest bit: a
+/// sentence holds a branch's sets only if it holds that bit, and a sentence holds few bits,
+/// so only the branches keyed by them are compared (most sentences hold no branch at all).
+struct Branches {
+    /// The branches' lowest bits, together.
+    keys: u128,
+    /// The branches in the order of their lowest bit.
+    masks: Vec<u128>,
+    /// Where the branches of each lowest bit start in `masks`, and where the last end.
+    starts: [u16; 129],
+}
+
+impl Branches {
+    fn new(masks: impl IntoIterator<Item = u128>) -> Branches {
+        let mut masks: Vec<u128> = masks.into_iter().collect();
+        assert!(!masks.contains(&0), "a branch needs at least one set of keywords");
+        masks.sort_by_key(|m| m.trailing_zeros());
+        let keys = masks.iter().fold(0, |keys, m| keys | (m & m.wrapping_neg()));
+        let starts = std::array::from_fn(|bit| masks.partition_point(|m| (m.trailing_zeros() as usize) < bit) as u16);
+        Branches { keys, masks, starts }
+    }
+
+    /// Whether every bit of some branch is in `found`.
+    fn any_within(&self, found: u128) -> bool {
+        let mut keys = found & self.keys;
+        while keys != 0 {
+            let bit = keys.trailing_zeros() as usize;
+            let keyed = &self.masks[usize::from(self.starts[bit])..usize::from(self.starts[bit + 1])];
+            if keyed.iter().any(|mask| found & mask == *mask) {
+                return true;
+            }
+            keys &= keys - 1;
+        }
+        false
+    }
 }
 
 /// Every part's sets of literals with the branch of its pattern they are of, in bit order.
@@ -248,8 +285,10 @@ static SEARCH: LazyLock<Search> = LazyLock::new(|| {
     let words = WordSearch::new(sets.iter().map(|(_, _, set)| set.as_slice()).enumerate());
     let found = words.owners.iter().map(|bits| Found::of_sets(bits.iter().copied())).collect();
     let lists = [Part::FetchVerb, Part::Url];
-    let behaviour_branches =
-        PARTS.iter().filter(|part| !lists.contains(part)).flat_map(|part| branches[*part as usize].clone()).collect();
+    let behaviour_branches = Branches::new(
+        PARTS.iter().filter(|part| !lists.contains(part)).flat_map(|part| branches[*part as usize].iter().copied()),
+    );
+    let branches = branches.into_iter().map(Branches::new).collect();
     Search { words, sets: found, branches, masks, behaviour_branches }
 });
 
@@ -314,6 +353,32 @@ mod tests {
             seen[usize::from(each)] += 1;
         }
         assert!(seen[0] > 0 && seen[1] > 0, "both answers should come up: {seen:?}");
+    }
+
+    /// Branches listed by their lowest bit answer as a comparison with every branch does.
+    #[test]
+    fn keyed_branches_answer_as_every_branch_compared() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = |bound: u32| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) as u32 % bound
+        };
+        let mut answers = [0usize; 2];
+        for round in 0..2000 {
+            // Few distinct bits, so branches share their lowest bits and sentences hold them.
+            let bits = |count: u32, next: &mut dyn FnMut(u32) -> u32| {
+                (0..count).fold(0u128, |mask, _| mask | 1 << (next(24) * 5 + next(2)))
+            };
+            let masks: Vec<u128> = (0..1 + round % 12).map(|_| bits(1 + next(3), &mut next)).collect();
+            let branches = Branches::new(masks.iter().copied());
+            for _ in 0..20 {
+                let found = bits(next(10), &mut next);
+                let each = masks.iter().any(|mask| found & mask == *mask);
+                assert_eq!(branches.any_within(found), each, "{masks:x?} {found:x}");
+                answers[usize::from(each)] += 1;
+            }
+        }
+        assert!(answers[0] > 1000 && answers[1] > 1000, "both answers should come up: {answers:?}");
     }
 
     #[test]
