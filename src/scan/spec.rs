@@ -100,12 +100,36 @@ pub fn check(sink: &mut Sink, parsed: Result<&ParsedSkill, String>, folder_name:
         sink.report("spec-metadata", ms, me, "metadata is not a map of string values");
     }
     // Keys outside the spec: what the frontmatter reader kept aside, and the
-    // `allowed_tools` spelling it reads as `allowed-tools` (findings are sorted by place
-    // once the skill is scanned, so the order here is no matter).
+    // `allowed_tools` spelling it reads as `allowed-tools`. One note names them all, in the
+    // file's order, as the spec's reference validator does: a skill with eight such keys
+    // has one thing to fix, not eight.
     let underscored = Some("allowed_tools").filter(|key| key_at(key) != (0, 0));
-    for key in fm.extra.keys().map(String::as_str).chain(underscored) {
-        let (s, e) = key_at(key);
-        sink.report("spec-unknown-key", s, e, format!("top-level key {key:?} is not in the spec"));
+    let mut unknown: Vec<(&str, (usize, usize))> =
+        fm.extra.keys().map(String::as_str).chain(underscored).map(|key| (key, key_at(key))).collect();
+    // Keys on no line of their own (a flow mapping) last.
+    unknown.sort_by_key(|(_, (s, e))| (*e == 0, *s));
+    if let Some(&(_, (s, e))) = unknown.first() {
+        // Line numbers from the frontmatter's first line: its lines are listed above.
+        let first_line = 1 + memchr::memchr_iter(b'\n', &text.as_bytes()[..yaml_start]).count();
+        let line_of = |at: usize| first_line + yaml_lines.partition_point(|(offset, _)| *offset <= at) - 1;
+        // Written piece by piece: skills with such keys mostly have several, and the
+        // formatter's quoting of each was most of this check's time.
+        let mut message = String::with_capacity(48 + 24 * unknown.len());
+        message.push_str(if unknown.len() == 1 { "top-level key " } else { "top-level keys " });
+        for (i, (key, (s, e))) in unknown.iter().enumerate() {
+            message.push_str(match i {
+                0 => "",
+                i if i + 1 == unknown.len() => " and ",
+                _ => ", ",
+            });
+            push_quoted(&mut message, key);
+            if unknown.len() > 1 && *e != 0 {
+                use std::fmt::Write;
+                let _ = write!(message, " (line {})", line_of(*s));
+            }
+        }
+        message.push_str(if unknown.len() == 1 { " is not in the spec" } else { " are not in the spec" });
+        sink.report("spec-unknown-key", s, e, message);
     }
     // Body size.
     let body = parsed.body();
@@ -118,6 +142,18 @@ pub fn check(sink: &mut Sink, parsed: Result<&ParsedSkill, String>, folder_name:
         let start = parsed.body_start.min(text.len());
         let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
         sink.report("spec-body-length", start, end, format!("body is {lines} lines and about {tokens} tokens (the spec suggests under {MAX_BODY_LINES} lines and about {MAX_BODY_TOKENS} tokens)"));
+    }
+}
+
+/// `text` in double quotes, as `{:?}` writes it: as it is when nothing in it needs escaping.
+fn push_quoted(out: &mut String, text: &str) {
+    if text.bytes().all(|b| (0x20..0x7F).contains(&b) && b != b'"' && b != b'\\') {
+        out.push('"');
+        out.push_str(text);
+        out.push('"');
+    } else {
+        use std::fmt::Write;
+        let _ = write!(out, "{text:?}");
     }
 }
 
@@ -161,14 +197,35 @@ mod tests {
         scanned(folder, text).spec_findings().map(|f| f.rule.id).collect()
     }
 
-    /// Each finding sits on its key's line: a top-level key spaced from its colon (not the
-    /// nested key of that name above it), and a key with a colon in it.
+    /// Keys outside the spec are one finding on the first one's line, naming each with its
+    /// own: a top-level key spaced from its colon (not the nested key of that name above it),
+    /// and a key with a colon in it.
     #[test]
-    fn findings_sit_on_their_keys_lines() {
-        let text = "---\nname: d\ndescription: x\nmetadata:\n  tags: nested\ntags : [a]\nc:d: 2\n---\n";
+    fn unknown_keys_are_one_finding_naming_their_lines() {
+        let text =
+            "---\nname: d\ndescription: x\nmetadata:\n  tags: nested\ntags : [a]\nc:d: 2\nlicense: MIT\nb: 1\n---\n";
         let report = scanned("d", text);
-        let lines: Vec<(usize, &str)> = report.spec_findings().map(|f| (f.line, f.matched.as_str())).collect();
-        assert_eq!(lines, [(6, "tags : [a]"), (7, "c:d: 2")]);
+        let found: Vec<(usize, &str, &str)> =
+            report.spec_findings().map(|f| (f.line, f.matched.as_str(), f.message.as_str())).collect();
+        let message = r#"top-level keys "tags" (line 6), "c:d" (line 7) and "b" (line 9) are not in the spec"#;
+        assert_eq!(found, [(6, "tags : [a]", message)]);
+        // After a blank line and a comment before the frontmatter's keys, the lines still count.
+        let text = "---\n# about\n\nname: d\ndescription: x\nz: 1\na: 2\n---\n";
+        let report = scanned("d", text);
+        let found: Vec<(usize, &str)> = report.spec_findings().map(|f| (f.line, f.message.as_str())).collect();
+        assert_eq!(found, [(6, r#"top-level keys "z" (line 6) and "a" (line 7) are not in the spec"#)]);
+        let one = scanned("d", "---\nname: d\ndescription: x\ntags: [a]\n---\n");
+        let found: Vec<(usize, &str)> = one.spec_findings().map(|f| (f.line, f.message.as_str())).collect();
+        assert_eq!(found, [(4, r#"top-level key "tags" is not in the spec"#)]);
+    }
+
+    #[test]
+    fn keys_are_quoted_as_debug_quotes_them() {
+        for key in ["tags", "c:d", "two words", "say \"hi\"", "back\\slash", "tab\there", "é", "\u{200B}x", ""] {
+            let mut quoted = String::new();
+            push_quoted(&mut quoted, key);
+            assert_eq!(quoted, format!("{key:?}"));
+        }
     }
 
     #[test]

@@ -507,9 +507,9 @@ const TABLE: &[Rule] = &[
     spec_rule(
         "spec-unknown-key",
         Severity::Info,
-        "Top-level key outside the spec",
+        "Top-level keys outside the spec",
         "The spec knows name, description, license, compatibility, metadata and allowed-tools; other keys are ignored by agents.",
-        "Move it under metadata.",
+        "Move them under metadata.",
     ),
     spec_rule(
         "spec-body-length",
