@@ -7,7 +7,9 @@ use std::sync::LazyLock;
 
 use regex::{RegexSet, RegexSetBuilder};
 
-/// (kind, host pattern), matched against the host (and path) of a URL.
+/// (kind, host pattern), matched against the host (and path) of a URL: each from the host's
+/// start, so a name in the path (`example.com/x.ngrok.io/`) is not the host, and a search stops
+/// where no kind can match any more.
 const KINDS: &[(&str, &str)] = &[
     ("a raw IP address", r"^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}(:\d+)?(/|$)"),
     (
@@ -16,11 +18,11 @@ const KINDS: &[(&str, &str)] = &[
     ),
     (
         "a tunnel",
-        r"(^|\.)(ngrok\.io|ngrok-free\.app|ngrok\.app|ngrok\.dev|trycloudflare\.com|serveo\.net|loca\.lt|localtunnel\.me|localhost\.run|lhr\.life|pinggy\.(io|link)|bore\.pub|telebit\.\w+|tunnelmole\.net|devtunnels\.ms|ts\.net)(:\d+)?(/|$)",
+        r"^([^/?#]*\.)?(ngrok\.io|ngrok-free\.app|ngrok\.app|ngrok\.dev|trycloudflare\.com|serveo\.net|loca\.lt|localtunnel\.me|localhost\.run|lhr\.life|pinggy\.(io|link)|bore\.pub|telebit\.\w+|tunnelmole\.net|devtunnels\.ms|ts\.net)(:\d+)?(/|$)",
     ),
     (
         "a request catcher",
-        r"(^|\.)(webhook\.site|requestbin\.\w+|pipedream\.net|m\.pipedream\.net|beeceptor\.com|requestcatcher\.com|interact\.sh|oast\.(fun|me|pro|live|site|online)|burpcollaborator\.net|canarytokens\.com|hookbin\.com|postb\.in|mockbin\.\w+)(:\d+)?(/|$)",
+        r"^([^/?#]*\.)?(webhook\.site|requestbin\.\w+|pipedream\.net|m\.pipedream\.net|beeceptor\.com|requestcatcher\.com|interact\.sh|oast\.(fun|me|pro|live|site|online)|burpcollaborator\.net|canarytokens\.com|hookbin\.com|postb\.in|mockbin\.\w+)(:\d+)?(/|$)",
     ),
     (
         "a chat-bot API",
@@ -28,7 +30,7 @@ const KINDS: &[(&str, &str)] = &[
     ),
     (
         "dynamic DNS",
-        r"(^|\.)(duckdns\.org|no-ip\.(com|org|biz)|ddns\.net|hopto\.org|zapto\.org|sytes\.net|dynu\.net)(:\d+)?(/|$)",
+        r"^([^/?#]*\.)?(duckdns\.org|no-ip\.(com|org|biz)|ddns\.net|hopto\.org|zapto\.org|sytes\.net|dynu\.net)(:\d+)?(/|$)",
     ),
     (
         "a URL shortener",
@@ -168,6 +170,11 @@ mod tests {
         assert_eq!(find("see https://bit.ly/3abc").map(|k| k.0), Some("a URL shortener"));
         assert_eq!(find("https://github.com/org/repo"), None);
         assert_eq!(find("https://notpastebin.com.example.org/"), None);
+        assert_eq!(find("https://example.com/x.ngrok.io/"), None, "a name in the path is not the host");
+        assert_eq!(find("https://example.com/?u=a.ngrok.io"), None);
+        assert_eq!(find("https://example.com?u=a.ngrok.io"), None);
+        assert_eq!(find("wss://a.b.trycloudflare.com:8443/s").map(|k| k.0), Some("a tunnel"));
+        assert_eq!(find("https://x.duckdns.org").map(|k| k.0), Some("dynamic DNS"));
     }
 
     /// What a URL is, as a regex: [`urls`] must find what it finds.
