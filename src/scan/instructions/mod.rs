@@ -15,6 +15,7 @@ use super::text::{Region, RegionKind};
 mod grammar;
 pub mod keywords;
 mod lists;
+mod lure;
 mod patterns;
 
 use grammar::{
@@ -234,12 +235,11 @@ fn read_sentence(sink: &mut Sink, at: usize, sentence: &str, hidden: bool, words
             );
         }
         // The two word searches first: most sentences that fetch from a URL run nothing, and
-        // the lure's own pattern, with its groups, is the costlier match.
+        // the lure's verb and URL are the costlier matches.
         if words.install_lure()
             && RUN_VERB.is_match(sentence)
             && PROGRAM_WORD.is_match(sentence)
-            && let Some(caps) = INSTALL_LURE.captures(sentence)
-            && let (Some(verb), Some(url)) = (caps.get(1), caps.get(2))
+            && let Some((verb, url)) = lure::install_lure(sentence)
             && !quoted(sentence, verb.start())
             && !super::commands::is_installer(url.as_str())
             && !cautious()

@@ -70,8 +70,24 @@ pub(super) static AUTHORITY: RulePattern = RulePattern::new(
 pub(super) static FETCHED_AUTHORITY: RulePattern = RulePattern::new(
     r"\b(fetch|download|load|read|curl|get|retrieve|visit)\b.{0,100}?(https?://\S+).{0,100}?\b(follow|execute|obey|apply|run|do)\b.{0,60}?\b(instructions|commands|steps|directives|whatever|it\s+says)\b",
 );
-pub(super) static INSTALL_LURE: RulePattern =
-    RulePattern::new(r#"\b(download|install|fetch|get|grab|save)\b.{0,100}?((https?|ftp)://[^\s"'`<>)]+)"#);
+macro_rules! lure_verb {
+    () => {
+        r"\b(download|install|fetch|get|grab|save)\b"
+    };
+}
+macro_rules! lure_url {
+    () => {
+        r#"((https?|ftp)://[^\s"'`<>)]+)"#
+    };
+}
+/// A fetching verb, then, within [`LURE_GAP`] characters of its line, a URL: what the
+/// install lure's keywords are read from, and what [`super::lure::install_lure`] finds as its
+/// two parts.
+pub(super) static INSTALL_LURE: RulePattern = RulePattern::new(concat!(lure_verb!(), ".{0,100}?", lure_url!()));
+pub(super) static LURE_VERB: RulePattern = RulePattern::new(lure_verb!());
+pub(super) static LURE_URL: RulePattern = RulePattern::new(lure_url!());
+/// The most characters between the install lure's verb and its URL (`.{0,100}?` above).
+pub(super) const LURE_GAP: usize = 100;
 pub(super) static RUN_VERB: RulePattern =
     RulePattern::new(r"\b(run|runs|execute|launch|open|install|chmod|double-click|start|invoke|unzip|extract)\b");
 pub(super) static PROGRAM_WORD: RulePattern = RulePattern::new(
