@@ -112,24 +112,9 @@ pub fn check(sink: &mut Sink, parsed: Result<&ParsedSkill, String>, folder_name:
         // Line numbers from the frontmatter's first line: its lines are listed above.
         let first_line = 1 + memchr::memchr_iter(b'\n', &text.as_bytes()[..yaml_start]).count();
         let line_of = |at: usize| first_line + yaml_lines.partition_point(|(offset, _)| *offset <= at) - 1;
-        // Written piece by piece: skills with such keys mostly have several, and the
-        // formatter's quoting of each was most of this check's time.
-        let mut message = String::with_capacity(48 + 24 * unknown.len());
-        message.push_str(if unknown.len() == 1 { "top-level key " } else { "top-level keys " });
-        for (i, (key, (s, e))) in unknown.iter().enumerate() {
-            message.push_str(match i {
-                0 => "",
-                i if i + 1 == unknown.len() => " and ",
-                _ => ", ",
-            });
-            push_quoted(&mut message, key);
-            if unknown.len() > 1 && *e != 0 {
-                use std::fmt::Write;
-                let _ = write!(message, " (line {})", line_of(*s));
-            }
-        }
-        message.push_str(if unknown.len() == 1 { " is not in the spec" } else { " are not in the spec" });
-        sink.report("spec-unknown-key", s, e, message);
+        let named: Vec<(&str, Option<usize>)> =
+            unknown.iter().map(|(key, (s, e))| (*key, (*e != 0).then(|| line_of(*s)))).collect();
+        sink.report("spec-unknown-key", s, e, unknown_keys_message(&named));
     }
     // Body size.
     let body = parsed.body();
@@ -143,6 +128,29 @@ pub fn check(sink: &mut Sink, parsed: Result<&ParsedSkill, String>, folder_name:
         let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
         sink.report("spec-body-length", start, end, format!("body is {lines} lines and about {tokens} tokens (the spec suggests under {MAX_BODY_LINES} lines and about {MAX_BODY_TOKENS} tokens)"));
     }
+}
+
+/// The note on top-level keys outside the spec, each key with its line when it has one of its
+/// own (one key: its line is the note's). Written piece by piece: skills with such keys mostly
+/// have several, and the formatter's quoting of each was most of this check's time.
+fn unknown_keys_message(keys: &[(&str, Option<usize>)]) -> String {
+    let many = keys.len() > 1;
+    let mut message = String::with_capacity(48 + 24 * keys.len());
+    message.push_str(if many { "top-level keys " } else { "top-level key " });
+    for (i, (key, line)) in keys.iter().enumerate() {
+        message.push_str(match i {
+            0 => "",
+            i if i + 1 == keys.len() => " and ",
+            _ => ", ",
+        });
+        push_quoted(&mut message, key);
+        if let Some(line) = line.filter(|_| many) {
+            use std::fmt::Write;
+            let _ = write!(message, " (line {line})");
+        }
+    }
+    message.push_str(if many { " are not in the spec" } else { " is not in the spec" });
+    message
 }
 
 /// `text` in double quotes, as `{:?}` writes it: as it is when nothing in it needs escaping.
@@ -217,6 +225,16 @@ mod tests {
         let one = scanned("d", "---\nname: d\ndescription: x\ntags: [a]\n---\n");
         let found: Vec<(usize, &str)> = one.spec_findings().map(|f| (f.line, f.message.as_str())).collect();
         assert_eq!(found, [(4, r#"top-level key "tags" is not in the spec"#)]);
+    }
+
+    /// A key on no line of its own is named without one; a lone key's line is the note's.
+    #[test]
+    fn the_message_names_each_key_once() {
+        assert_eq!(unknown_keys_message(&[("a", Some(3))]), r#"top-level key "a" is not in the spec"#);
+        assert_eq!(
+            unknown_keys_message(&[("a", Some(3)), ("b c", Some(4)), ("d", None)]),
+            r#"top-level keys "a" (line 3), "b c" (line 4) and "d" are not in the spec"#
+        );
     }
 
     #[test]
