@@ -34,13 +34,17 @@ pub fn check(sink: &mut Sink, parsed: Result<&ParsedSkill, String>, folder_name:
     // looked up in them.
     let mut yaml_lines: Vec<(usize, &str)> = Vec::with_capacity(line_count(yaml));
     yaml_lines.extend(super::text::lines_inclusive(yaml).map(|(offset, line)| (yaml_start + offset, line)));
-    // Byte range of a top-level key's line.
-    let key_at = |key: &str| -> (usize, usize) {
+    // Which of the frontmatter's lines a top-level key is on.
+    let key_line = |key: &str| -> Option<usize> {
         yaml_lines
             .iter()
-            .find(|(_, line)| line.strip_prefix(key).is_some_and(|rest| rest.trim_start().starts_with(':')))
-            .map_or((0, 0), |(offset, line)| (*offset, offset + line.trim_end().len()))
+            .position(|(_, line)| line.strip_prefix(key).is_some_and(|rest| rest.trim_start().starts_with(':')))
     };
+    // Byte range of a frontmatter line, or (0, 0) for none.
+    let line_range = |i: Option<usize>| -> (usize, usize) {
+        i.map_or((0, 0), |i| (yaml_lines[i].0, yaml_lines[i].0 + yaml_lines[i].1.trim_end().len()))
+    };
+    let key_at = |key: &str| line_range(key_line(key));
     let fm = &parsed.frontmatter;
 
     // name
@@ -103,17 +107,17 @@ pub fn check(sink: &mut Sink, parsed: Result<&ParsedSkill, String>, folder_name:
     // `allowed_tools` spelling it reads as `allowed-tools`. One note names them all, in the
     // file's order, as the spec's reference validator does: a skill with eight such keys
     // has one thing to fix, not eight.
-    let underscored = Some("allowed_tools").filter(|key| key_at(key) != (0, 0));
-    let mut unknown: Vec<(&str, (usize, usize))> =
-        fm.extra.keys().map(String::as_str).chain(underscored).map(|key| (key, key_at(key))).collect();
+    let underscored = Some("allowed_tools").filter(|key| key_line(key).is_some());
+    let mut unknown: Vec<(&str, Option<usize>)> =
+        fm.extra.keys().map(String::as_str).chain(underscored).map(|key| (key, key_line(key))).collect();
     // Keys on no line of their own (a flow mapping) last.
-    unknown.sort_by_key(|(_, (s, e))| (*e == 0, *s));
-    if let Some(&(_, (s, e))) = unknown.first() {
-        // Line numbers from the frontmatter's first line: its lines are listed above.
+    unknown.sort_by_key(|(_, line)| (line.is_none(), *line));
+    if let Some(&(_, first)) = unknown.first() {
+        // File line numbers: the frontmatter's first line's, and each key's place after it.
         let first_line = 1 + memchr::memchr_iter(b'\n', &text.as_bytes()[..yaml_start]).count();
-        let line_of = |at: usize| first_line + yaml_lines.partition_point(|(offset, _)| *offset <= at) - 1;
         let named: Vec<(&str, Option<usize>)> =
-            unknown.iter().map(|(key, (s, e))| (*key, (*e != 0).then(|| line_of(*s)))).collect();
+            unknown.iter().map(|(key, line)| (*key, line.map(|i| first_line + i))).collect();
+        let (s, e) = line_range(first);
         sink.report("spec-unknown-key", s, e, unknown_keys_message(&named));
     }
     // Body size.
