@@ -14,6 +14,8 @@ use aho_corasick::dfa::DFA;
 use aho_corasick::{Anchored, MatchKind};
 use regex_syntax::hir::{Class, Hir, HirKind};
 
+use super::found::FOLDS_TO_ASCII;
+
 /// Literals one of which every match of `pattern` contains, lower-case ASCII; `None` when no
 /// such set is found (a pattern that can match without any fixed text, such as `\w+`).
 pub fn necessary(pattern: &str) -> Option<Vec<String>> {
@@ -265,7 +267,7 @@ fn few_chars(class: &Class) -> Option<Vec<char>> {
         if end - start >= FEW_CHARS as u32 {
             return None;
         }
-        for c in (start..=end).filter_map(char::from_u32).filter(|c| !matches!(c, '\u{17F}' | '\u{212A}')) {
+        for c in (start..=end).filter_map(char::from_u32).filter(|c| !FOLDS_TO_ASCII.contains(c)) {
             if !c.is_ascii() {
                 return None;
             }
