@@ -323,6 +323,12 @@ mod tests {
         assert!(find("Read the \u{17F}ecrets").is_none());
     }
 
+    /// A number below `bound` from a linear congruential step of `seed`: the same every run.
+    fn below(seed: &mut u64, bound: usize) -> usize {
+        *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        (*seed >> 33) as usize % bound
+    }
+
     /// `any` is every behaviour's own test at once.
     #[test]
     fn any_is_one_of_the_behaviours() {
@@ -333,8 +339,7 @@ mod tests {
             // Sparse sets of bits, as sentences have: one to eight of them.
             let mut found = Found::default();
             for _ in 0..(1 + round % 8) {
-                seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-                found |= Found::of_sets(std::iter::once((seed >> 33) as usize % bits));
+                found |= Found::of_sets(std::iter::once(below(&mut seed, bits)));
             }
             let each = found.read_secrets()
                 || found.send_data()
@@ -359,10 +364,7 @@ mod tests {
     #[test]
     fn keyed_branches_answer_as_every_branch_compared() {
         let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = |bound: u32| {
-            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (seed >> 33) as u32 % bound
-        };
+        let mut next = |bound: u32| below(&mut seed, bound as usize) as u32;
         let mut answers = [0usize; 2];
         for round in 0..2000 {
             // Few distinct bits, so branches share their lowest bits and sentences hold them.
