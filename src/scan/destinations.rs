@@ -75,31 +75,42 @@ fn urls(text: &str) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
 }
 
 /// How much of `tail` (what follows a URL's `://`) is the URL: up to white space, a quote, a
-/// bracket or a backslash. A byte at a time, decoding only non-ASCII characters (whose white
-/// space is Unicode's): a URL's characters are nearly all ASCII.
+/// bracket or a backslash. A byte at a time by a table of the bytes that may end it, decoding
+/// only non-ASCII characters (whose white space is Unicode's): a URL's characters are nearly
+/// all ASCII.
 fn url_length(tail: &str) -> usize {
     let bytes = tail.as_bytes();
     let mut i = 0;
-    while let Some(&byte) = bytes.get(i) {
-        if byte.is_ascii() {
-            // ASCII white space as `char::is_whitespace` has it: with the vertical tab.
-            if matches!(
-                byte,
-                b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b'"' | b'\'' | b'`' | b'<' | b'>' | b')' | b']' | b'\\'
-            ) {
-                return i;
-            }
-            i += 1;
-        } else {
-            let c = tail[i..].chars().next().expect("a character starts here");
-            if c.is_whitespace() {
-                return i;
-            }
-            i += c.len_utf8();
+    while let Some(at) = bytes[i..].iter().position(|b| MAY_END_URL[usize::from(*b)]) {
+        i += at;
+        if bytes[i].is_ascii() {
+            return i;
         }
+        let c = tail[i..].chars().next().expect("a character starts here");
+        if c.is_whitespace() {
+            return i;
+        }
+        i += c.len_utf8();
     }
     bytes.len()
 }
+
+/// The bytes at which a URL may end: the ASCII ones that end it (white space as
+/// `char::is_whitespace` has it, with the vertical tab), and every byte of a non-ASCII
+/// character, which ends it when the character is white space.
+const MAY_END_URL: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = b >= 0x80
+            || matches!(
+                b as u8,
+                b' ' | b'\t' | b'\n' | 0x0B | 0x0C | b'\r' | b'"' | b'\'' | b'`' | b'<' | b'>' | b')' | b']' | b'\\'
+            );
+        b += 1;
+    }
+    table
+};
 
 /// Where the scheme that `before` ends with starts, when it ends with one at a word boundary.
 fn scheme_start(before: &str) -> Option<usize> {
