@@ -26,6 +26,7 @@ pub mod spec;
 pub mod suppress;
 pub mod text;
 pub mod unicode;
+pub mod word_search;
 
 use std::collections::HashSet;
 

@@ -12,7 +12,7 @@ use std::sync::LazyLock;
 
 use super::found::{Found, Key, folds_to_ascii};
 use super::instructions::keywords::{self, Hit};
-use super::literals::WordSearch;
+use super::word_search::WordSearch;
 
 struct Search {
     /// The literals, each with its owners: the slots of [`Found`] (below `slots`), then the

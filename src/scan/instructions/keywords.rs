@@ -14,7 +14,7 @@ use crate::scan::RulePattern;
 
 use super::lists::{FETCH_VERB, URL};
 use super::patterns::*;
-use crate::scan::literals::WordSearch;
+use crate::scan::word_search::WordSearch;
 
 /// The patterns a sentence is searched for, each a part of a behaviour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

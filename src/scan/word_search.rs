@@ -1,0 +1,236 @@
+//! The trigger words of the scanner's literal pass, searched in one pass over a text: an
+//! Aho-Corasick automaton (ASCII case-insensitive, as the rule patterns are) walked by hand, a
+//! table step per byte, with each word's owners (the patterns and keyword sets it stands for).
+//! The words themselves are read from the patterns by [`super::literals`].
+
+use aho_corasick::automaton::Automaton;
+use aho_corasick::automaton::StateID;
+use aho_corasick::dfa::DFA;
+use aho_corasick::{Anchored, MatchKind};
+
+/// Trigger words searched in one pass, each once, with the owners (patterns, keyword sets) it
+/// stands for: the prefilter's and the instruction reader's.
+pub struct WordSearch {
+    /// ASCII case-insensitive, as the patterns are.
+    dfa: DFA,
+    /// The words, by the automaton's pattern id.
+    pub words: Vec<String>,
+    /// The owners of each word, by the automaton's pattern id.
+    pub owners: Vec<Vec<usize>>,
+}
+
+impl WordSearch {
+    /// The search for `owned`: each owner's index with its words.
+    pub fn new<'a>(owned: impl IntoIterator<Item = (usize, &'a [String])>) -> WordSearch {
+        let mut words: Vec<&str> = Vec::new();
+        let mut owners: Vec<Vec<usize>> = Vec::new();
+        for (owner, set) in owned {
+            for word in set {
+                let i = words.iter().position(|w| w == word).unwrap_or_else(|| {
+                    words.push(word);
+                    owners.push(Vec::new());
+                    words.len() - 1
+                });
+                owners[i].push(owner);
+            }
+        }
+        let dfa = aho_corasick::dfa::Builder::new()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::Standard)
+            // Walked by hand (`each_hit`): with a prefilter, the start state would be special.
+            .prefilter(false)
+            .build(&words)
+            .expect("valid trigger words");
+        WordSearch { dfa, words: words.into_iter().map(String::from).collect(), owners }
+    }
+
+    /// Every occurrence of a word in `text`, overlapping ones too: (start, end, word), in the
+    /// order of their ends, as the automaton lists the words that end at one byte. The
+    /// automaton is walked by hand, a table step per byte: the library's overlapping iterator
+    /// keeps and checks its search state around every step and every match.
+    ///
+    /// A long text is walked as [`WALKS`] parts at once ([`next_special_of_all`]). A step
+    /// waits on the one before it (two dependent table loads), so one walk leaves the core
+    /// idle between them; the parts' steps do not wait on each other. Each walk but the first
+    /// starts a longest word's length before its part, so by its part its state is the one a
+    /// single walk would have: each reports what ends in its own part.
+    pub fn each_hit(&self, text: &str, mut hit: impl FnMut(usize, usize, usize)) {
+        let bytes = text.as_bytes();
+        let overlap = self.dfa.max_pattern_len().saturating_sub(1);
+        let part = bytes.len() / WALKS;
+        if part < PART_MIN.max(2 * overlap) {
+            self.walk(bytes, &mut hit);
+            return;
+        }
+        let Ok(start) = self.dfa.start_state(Anchored::No) else { return };
+        // Walk k starts at `from[k]` and reports what ends after `k * part`, up to where the
+        // next part's walk reports.
+        let from: [usize; WALKS] = std::array::from_fn(|k| (k * part).saturating_sub(overlap));
+        let walks: [&[u8]; WALKS] = std::array::from_fn(|k| &bytes[from[k]..]);
+        // About a word in every 39 bytes (the scanner's literals over a corpus of skills):
+        // room for one in 32, so each later part's hits mostly fit one allocation.
+        let mut later: [Vec<(usize, usize, usize)>; WALKS] =
+            std::array::from_fn(|k| if k == 0 { Vec::new() } else { Vec::with_capacity(part / 32) });
+        let mut states = [start; WALKS];
+        let mut at = 0;
+        while let Some(i) = next_special_of_all(&self.dfa, &walks, part, at, &mut states) {
+            self.hits_at(states[0], i, &mut hit);
+            if i >= overlap {
+                for k in 1..WALKS {
+                    self.hits_at(states[k], from[k] + i, &mut |s, e, w| later[k].push((s, e, w)));
+                }
+            }
+            at = i + 1;
+        }
+        // Past the first part's length: the overlap into each next part, the last part's rest.
+        for k in 1..WALKS {
+            let end = if k + 1 < WALKS { part + overlap } else { walks[k].len() };
+            let later = &mut later[k];
+            self.walk_on(&walks[k][..end], part, &mut states[k], from[k], &mut |s, e, w| later.push((s, e, w)));
+        }
+        for (s, e, w) in later.into_iter().flatten() {
+            hit(s, e, w);
+        }
+    }
+
+    /// One walk over all of `bytes`.
+    fn walk(&self, bytes: &[u8], hit: &mut impl FnMut(usize, usize, usize)) {
+        let Ok(mut state) = self.dfa.start_state(Anchored::No) else { return };
+        self.walk_on(bytes, 0, &mut state, 0, hit);
+    }
+
+    /// Walks `bytes[from..]` on from `state`, handing on the words that end there, placed
+    /// from `base` (where `bytes` starts in the text).
+    fn walk_on(
+        &self,
+        bytes: &[u8],
+        mut from: usize,
+        state: &mut StateID,
+        base: usize,
+        hit: &mut impl FnMut(usize, usize, usize),
+    ) {
+        while let Some(at) = next_special(&self.dfa, bytes, from, state) {
+            self.hits_at(*state, base + at, hit);
+            from = at + 1;
+        }
+    }
+
+    /// The words that end at the byte `at` the walk reached `state` on.
+    fn hits_at(&self, state: StateID, at: usize, hit: &mut impl FnMut(usize, usize, usize)) {
+        let dfa = &self.dfa;
+        if dfa.is_match(state) {
+            for i in 0..dfa.match_len(state) {
+                let word = dfa.match_pattern(state, i);
+                hit(at + 1 - dfa.pattern_len(word), at + 1, word.as_usize());
+            }
+        }
+    }
+}
+
+/// How many walks a long text is split between.
+const WALKS: usize = 4;
+
+/// Below this many bytes a part, a text is walked once: more walks cost their setup and the
+/// overlaps' bytes again.
+const PART_MIN: usize = 128;
+
+/// Steps `state` over `bytes[from..]` up to the first byte that leads to a special state
+/// (a match: the automaton is built without a prefilter, so its start state is not special),
+/// and returns that byte's offset. Kept apart from the caller's handling of hits, so that
+/// the loop's few values stay in registers: about half the instructions per byte.
+#[inline(never)]
+fn next_special(dfa: &DFA, bytes: &[u8], from: usize, state: &mut StateID) -> Option<usize> {
+    let mut current = *state;
+    for (i, &byte) in bytes[from..].iter().enumerate() {
+        current = dfa.next_state(Anchored::No, current, byte);
+        if dfa.is_special(current) {
+            *state = current;
+            return Some(from + i);
+        }
+    }
+    *state = current;
+    None
+}
+
+/// [`next_special`] for [`WALKS`] walks in step over the offsets `from..len` of each (each
+/// walk at least `len` bytes long): the first offset at which any reaches a special state.
+#[inline(never)]
+fn next_special_of_all(
+    dfa: &DFA,
+    walks: &[&[u8]; WALKS],
+    len: usize,
+    from: usize,
+    states: &mut [StateID; WALKS],
+) -> Option<usize> {
+    let mut current = *states;
+    let walks: [&[u8]; WALKS] = std::array::from_fn(|k| &walks[k][..len]);
+    for i in from..len {
+        let mut special = false;
+        for (state, byte) in current.iter_mut().zip(walks.map(|walk| walk[i])) {
+            *state = dfa.next_state(Anchored::No, *state, byte);
+            special |= dfa.is_special(*state);
+        }
+        if special {
+            *states = current;
+            return Some(i);
+        }
+    }
+    *states = current;
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    /// The walk by hand finds what the library's overlapping search finds, in its order.
+    #[test]
+    fn each_hit_is_a_match_of_the_overlapping_search() {
+        let sets: Vec<Vec<String>> = [&["nc", "ncat", "at"][..], &["user", "us", "er"], &["://", "a"], &["é"]]
+            .iter()
+            .map(|set| set.iter().map(|w| w.to_string()).collect())
+            .collect();
+        let search = super::WordSearch::new(sets.iter().map(Vec::as_slice).enumerate());
+        let library = aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .match_kind(aho_corasick::MatchKind::Standard)
+            .build(&search.words)
+            .unwrap();
+        let pieces = ["n", "N", "c", "at", "AT", "us", "USER", "e", "r", ":", "//", "a", " ", "é", "\u{17F}", "\n"];
+        let mut state = 0xB7E1_5162_u32;
+        // The hits of `count` pieces mixed, walked and searched: the two must agree.
+        let mut mixed_hits = |count: usize| {
+            let text = crate::scan::pieces_mixed(&pieces, count, &mut state);
+            let mut walked = Vec::new();
+            search.each_hit(&text, |start, end, word| walked.push((start, end, word)));
+            let found: Vec<_> =
+                library.find_overlapping_iter(&text).map(|m| (m.start(), m.end(), m.pattern().as_usize())).collect();
+            assert_eq!(walked, found, "{text:?}");
+            found.len()
+        };
+        let hits: usize = (0..20_000).map(|_| mixed_hits(10)).sum();
+        assert!(hits > 50_000, "the mixes should hold the words: {hits}");
+        // Long mixes, walked in parts.
+        let long_hits: usize = (0..400).map(|round| mixed_hits(300 + round)).sum();
+        assert!(long_hits > 100_000, "the long mixes should hold the words: {long_hits}");
+    }
+
+    /// A word across the parts of a long text, at every offset: the parts' walks neither miss
+    /// it nor report it twice.
+    #[test]
+    fn a_word_across_the_parts_is_found_once() {
+        let words = [vec!["abcdefghijkl".to_string()], vec!["kl".to_string(), "l".to_string()]];
+        let search = super::WordSearch::new(words.iter().map(Vec::as_slice).enumerate());
+        for at in 200..=780 {
+            let mut text = "x".repeat(1000);
+            text.replace_range(at..at + 12, "ABCDEFGHIJKL");
+            let mut walked = Vec::new();
+            search.each_hit(&text, |start, end, word| walked.push((start, end, search.words[word].clone())));
+            let l = at + 11;
+            let expected = vec![
+                (at, at + 12, "abcdefghijkl".to_string()),
+                (l - 1, l + 1, "kl".to_string()),
+                (l, l + 1, "l".to_string()),
+            ];
+            assert_eq!(walked, expected, "word at {at}");
+        }
+    }
+}
