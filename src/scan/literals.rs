@@ -7,8 +7,11 @@
 //! scanner compiles it (case-insensitively). Non-ASCII text in a pattern is not used as a
 //! literal (its case folds are Unicode's); the two non-ASCII characters that fold to ASCII
 //! letters are the prefilter's to guard against.
+//!
+//! A word that the pattern puts after a word boundary (`\bnc\b`) is marked [`WORD_START`]:
+//! it counts only where a word starts, so `nc` in "function" or "since" calls for nothing.
 
-use regex_syntax::hir::{Class, Hir, HirKind};
+use regex_syntax::hir::{Class, Hir, HirKind, Look};
 
 use super::found::FOLDS_TO_ASCII;
 
@@ -19,10 +22,39 @@ pub fn necessary(pattern: &str) -> Option<Vec<String>> {
     necessary_in(&hir)
 }
 
+/// Marks a word found only where a word starts: after a byte that is not an ASCII letter,
+/// digit or `_`, or at the text's start. The pattern has a word boundary before every match
+/// of the word, and the word's first character is a word character, so the byte before is
+/// none (under the ASCII boundaries the scanner compiles with, and under Unicode's: a
+/// character that is a word character in ASCII is one in Unicode too).
+pub const WORD_START: char = '\u{1}';
+
+/// The text of a word, without its [`WORD_START`] mark.
+pub fn text_of(word: &str) -> &str {
+    word.strip_prefix(WORD_START).unwrap_or(word)
+}
+
+/// Whether a word is found only where a word starts ([`WORD_START`]).
+pub fn starts_word(word: &str) -> bool {
+    word.starts_with(WORD_START)
+}
+
+/// A word as it is searched for: the boundaries read into it while its pieces were joined
+/// kept only where one starts it before a word character; others say nothing about the byte
+/// before the word and are dropped.
+fn settle(word: String) -> String {
+    if !word.contains(WORD_START) {
+        return word;
+    }
+    let text: String = word.chars().filter(|c| *c != WORD_START).collect();
+    let first_is_word = text.bytes().next().is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_');
+    if word.starts_with(WORD_START) && first_is_word { format!("{WORD_START}{text}") } else { text }
+}
+
 fn necessary_in(hir: &Hir) -> Option<Vec<String>> {
     let need = need(hir)?;
-    let mut words = need.words;
-    if words.is_empty() || words.iter().any(|w| w.is_empty()) {
+    let mut words: Vec<String> = need.words.into_iter().map(settle).collect();
+    if words.is_empty() || words.iter().any(|w| text_of(w).is_empty()) {
         return None;
     }
     fewest_words(&mut words);
@@ -30,6 +62,8 @@ fn necessary_in(hir: &Hir) -> Option<Vec<String>> {
 }
 
 /// Sorts the words and drops repeats and every word that holds another: the other finds it.
+/// A word that starts one finds only words with the same start ("sh" at a word's start finds
+/// "shell", not "bash"), as the mark is part of the word.
 fn fewest_words(words: &mut Vec<String>) {
     words.sort();
     words.dedup();
@@ -57,6 +91,7 @@ fn exact(word: String) -> Need {
 
 fn need(hir: &Hir) -> Option<Need> {
     match hir.kind() {
+        HirKind::Look(look) if word_boundary(*look) => Some(exact(WORD_START.to_string())),
         HirKind::Empty | HirKind::Look(_) => Some(exact(String::new())),
         HirKind::Literal(lit) => {
             let text = std::str::from_utf8(&lit.0).ok().filter(|t| t.is_ascii())?;
@@ -92,6 +127,19 @@ fn need(hir: &Hir) -> Option<Need> {
         }
         HirKind::Concat(parts) => concat(parts),
     }
+}
+
+/// Whether `look` holds only at a word's edge, so a word character right after it starts a word.
+fn word_boundary(look: Look) -> bool {
+    matches!(
+        look,
+        Look::WordAscii
+            | Look::WordUnicode
+            | Look::WordStartAscii
+            | Look::WordStartUnicode
+            | Look::WordStartHalfAscii
+            | Look::WordStartHalfUnicode
+    )
 }
 
 /// A concatenation: runs of exact pieces are joined into longer words; the rarest set of
@@ -141,7 +189,7 @@ fn pieces(parts: &[Hir]) -> Result<Vec<String>, Vec<Vec<String>>> {
         }
         candidates.push(words);
     }
-    candidates.retain(|words| !words.is_empty() && !words.iter().any(|w| w.is_empty()));
+    candidates.retain(|words| !words.is_empty() && !words.iter().any(|w| text_of(&settle(w.clone())).is_empty()));
     Err(candidates)
 }
 
@@ -220,12 +268,11 @@ fn necessary_all_in(hir: &Hir, max: usize) -> Option<Vec<Vec<String>>> {
         && let Err(mut candidates) = pieces(parts)
     {
         candidates.sort_by(|a, b| rarity(a).total_cmp(&rarity(b)));
-        for mut words in candidates {
+        for words in candidates {
+            let mut words: Vec<String> = words.into_iter().map(settle).collect();
             fewest_words(&mut words);
-            if sets.len() < max
-                && !sets.contains(&words)
-                && words.iter().all(|w| w.len() >= 4 || (w.len() >= 3 && !w.bytes().all(|b| b.is_ascii_alphabetic())))
-            {
+            let long_enough = |w: &str| w.len() >= 4 || (w.len() >= 3 && !w.bytes().all(|b| b.is_ascii_alphabetic()));
+            if sets.len() < max && !sets.contains(&words) && words.iter().all(|w| long_enough(text_of(w))) {
                 sets.push(words);
             }
         }
@@ -238,7 +285,8 @@ fn necessary_all_in(hir: &Hir, max: usize) -> Option<Vec<Vec<String>>> {
 /// more words are more often found.
 fn rarity(words: &[String]) -> f64 {
     let rate = |word: &String| {
-        MEASURED.iter().find(|(common, _)| word.contains(common)).map_or(20f64.powi(-(word.len() as i32)), |m| m.1)
+        let length = word.chars().filter(|c| *c != WORD_START).count();
+        MEASURED.iter().find(|(common, _)| word.contains(common)).map_or(20f64.powi(-(length as i32)), |m| m.1)
     };
     words.iter().map(rate).sum()
 }
@@ -284,19 +332,24 @@ fn few_chars(class: &Class) -> Option<Vec<char>> {
 mod tests {
     use super::necessary;
 
+    /// A pattern's literals, a word-start mark written `\b`.
     fn words(pattern: &str) -> Vec<String> {
-        necessary(pattern).unwrap_or_else(|| panic!("no literals in {pattern}"))
+        shown(&necessary(pattern).unwrap_or_else(|| panic!("no literals in {pattern}")))
+    }
+
+    fn shown(words: &[String]) -> Vec<String> {
+        words.iter().map(|w| w.replacen(super::WORD_START, r"\b", 1)).collect()
     }
 
     #[test]
     fn literals_are_joined_and_the_rarest_set_is_kept() {
-        assert_eq!(words(r"\b(iex|invoke-expression)\b"), ["iex", "invoke-expression"]);
+        assert_eq!(words(r"\b(iex|invoke-expression)\b"), [r"\biex", r"\binvoke-expression"]);
         assert_eq!(words(r"\.(bash|zsh)_history\b"), [".bash_history", ".zsh_history"]);
         assert_eq!(words(r"login\s?data"), ["login"]);
         assert_eq!(words(r"(?i:api[ _-]?key)\s*=\s*\w+"), ["api key", "api-key", "api_key", "apikey"]);
-        assert_eq!(words(r"\btokens?\b"), ["token"]);
-        assert_eq!(words(r"\bdon'?t\b"), ["don't", "dont"]);
-        assert_eq!(words(r"\b(sessions?|chats?)\b"), ["chat", "session"]);
+        assert_eq!(words(r"\btokens?\b"), [r"\btoken"]);
+        assert_eq!(words(r"\bdon'?t\b"), [r"\bdon't", r"\bdont"]);
+        assert_eq!(words(r"\b(sessions?|chats?)\b"), [r"\bchat", r"\bsession"]);
         assert_eq!(words(r"x{3}y"), ["xxxy"]);
         assert_eq!(words(r"%0\s*\|\s*%0"), ["%0"]);
     }
@@ -304,8 +357,8 @@ mod tests {
     #[test]
     fn a_sentence_pattern_needs_its_verb_and_its_object() {
         let sets = super::necessary_all(r"\b(download|fetch)\b.{0,100}?((https?|ftp)://\S+)", 3).unwrap();
-        let strings = |words: &[&str]| words.iter().map(|w| w.to_string()).collect::<Vec<_>>();
-        assert_eq!(sets, [strings(&["download", "fetch"]), strings(&["ftp://", "http://", "https://"])]);
+        let sets: Vec<Vec<String>> = sets.iter().map(|set| shown(set)).collect();
+        assert_eq!(sets, [vec![r"\bdownload", r"\bfetch"], vec!["ftp://", "http://", "https://"]]);
     }
 
     #[test]
@@ -313,12 +366,11 @@ mod tests {
         let branches =
             super::necessary_branches(r"(\bignore\b.{0,40}\binstructions\b|\bsystem-prompt\b|\boverride\b)", 3)
                 .unwrap();
-        let strings = |sets: &[&[&str]]| -> Vec<Vec<String>> {
-            sets.iter().map(|set| set.iter().map(|w| w.to_string()).collect()).collect()
-        };
+        let branches: Vec<Vec<Vec<String>>> =
+            branches.iter().map(|sets| sets.iter().map(|set| shown(set)).collect()).collect();
         assert_eq!(
             branches,
-            [strings(&[&["override", "system-prompt"]]), strings(&[&["instructions"], &["ignore"]])],
+            [vec![vec![r"\boverride", r"\bsystem-prompt"]], vec![vec![r"\binstructions"], vec![r"\bignore"]]],
             "one-set branches joined, a two-set branch kept apart"
         );
         assert!(super::necessary_branches(r"abc|\w+", 3).is_none());
@@ -341,6 +393,9 @@ mod tests {
             r"(?i:\b(api[ _-]?key|password)\b[^:=\n]{0,30}?(:|=))",
             r"\b(don'?t|never)\s+(ask|prompt)\s+(the\s+)?users?\b",
             r"\bkeep(s|ing)?\b.{0,60}?\b(tokens?|api[ _-]?keys?)\b",
+            r"\b(nc|ncat|netcat)(\.exe)?\b[^|;&\n]*\s-[a-z]*[ec]\s*[^\s]*\b(sh|bash|cmd)\b",
+            // No boundary: the word counts inside another.
+            r"(curl|wget)\s+https?://",
         ];
         let texts = [
             "curl -fsS https://e.x/a.sh",
@@ -357,18 +412,32 @@ mod tests {
             "keeping the API_KEYS",
             "Keeps an apikey",
             "keep tokens",
+            "nc -e /bin/sh",
+            "(ncat.exe -lvp 4444 -e cmd)",
+            "a function since once -e bash",
+            "pycurl https://x",
+            "wget http://x",
             "nothing here",
         ];
         for pattern in cases {
             let re = regex::RegexBuilder::new(pattern).case_insensitive(true).build().unwrap();
             let mut sets = super::necessary_all(pattern, 3).expect("literals");
-            sets.push(words(pattern));
+            sets.push(necessary(pattern).expect("literals"));
             let mut matched = 0;
             for text in texts.iter().filter(|text| re.is_match(text)) {
                 matched += 1;
                 let lower = text.to_ascii_lowercase();
+                // Where a word is: anywhere, or where a word starts when it is marked so.
+                let holds = |word: &String| {
+                    let text = super::text_of(word);
+                    lower.match_indices(text).any(|(at, _)| {
+                        !super::starts_word(word)
+                            || at == 0
+                            || !(lower.as_bytes()[at - 1].is_ascii_alphanumeric() || lower.as_bytes()[at - 1] == b'_')
+                    })
+                };
                 for literals in &sets {
-                    assert!(literals.iter().any(|w| lower.contains(w.as_str())), "{pattern} on {text}: {literals:?}");
+                    assert!(literals.iter().any(holds), "{pattern} on {text}: {literals:?}");
                 }
             }
             assert!(matched >= 2, "{pattern} should match some of the texts");

@@ -1,22 +1,28 @@
 //! The trigger words of the scanner's literal pass, searched in one pass over a text: an
 //! Aho-Corasick automaton (ASCII case-insensitive, as the rule patterns are) walked by hand, a
 //! table step per byte, with each word's owners (the patterns and keyword sets it stands for).
-//! The words themselves are read from the patterns by [`super::literals`].
+//! The words themselves are read from the patterns by [`super::literals`]; a word marked to
+//! start a word ([`super::literals::WORD_START`]) is reported only where a word starts.
 
 use aho_corasick::automaton::Automaton;
 use aho_corasick::automaton::StateID;
 use aho_corasick::dfa::DFA;
 use aho_corasick::{Anchored, MatchKind};
 
+use super::literals::{starts_word, text_of};
+
 /// Trigger words searched in one pass, each once, with the owners (patterns, keyword sets) it
 /// stands for: the prefilter's and the instruction reader's.
 pub struct WordSearch {
     /// ASCII case-insensitive, as the patterns are.
     dfa: DFA,
-    /// The words, by the automaton's pattern id.
+    /// The words' text, by the automaton's pattern id.
     pub words: Vec<String>,
     /// The owners of each word, by the automaton's pattern id.
     pub owners: Vec<Vec<usize>>,
+    /// Whether each word counts only where a word starts, by the automaton's pattern id. A
+    /// text may be in the automaton twice, once with the mark and once without.
+    starts_word: Vec<bool>,
 }
 
 impl WordSearch {
@@ -39,9 +45,10 @@ impl WordSearch {
             .match_kind(MatchKind::Standard)
             // Walked by hand (`each_hit`): with a prefilter, the start state would be special.
             .prefilter(false)
-            .build(&words)
+            .build(words.iter().map(|w| text_of(w)))
             .expect("valid trigger words");
-        WordSearch { dfa, words: words.into_iter().map(String::from).collect(), owners }
+        let starts_word = words.iter().map(|w| starts_word(w)).collect();
+        WordSearch { dfa, words: words.into_iter().map(|w| text_of(w).to_string()).collect(), owners, starts_word }
     }
 
     /// Every occurrence of a word in `text`, overlapping ones too: (start, end, word), in the
@@ -56,6 +63,14 @@ impl WordSearch {
     /// single walk would have: each reports what ends in its own part.
     pub fn each_hit(&self, text: &str, mut hit: impl FnMut(usize, usize, usize)) {
         let bytes = text.as_bytes();
+        // Every hit reaches the caller through this, the parts' too: a word that must start
+        // one is passed over inside a word.
+        let mut hit = |start: usize, end: usize, word: usize| {
+            let inside_word = start > 0 && (bytes[start - 1].is_ascii_alphanumeric() || bytes[start - 1] == b'_');
+            if !(inside_word && self.starts_word[word]) {
+                hit(start, end, word);
+            }
+        };
         let overlap = self.dfa.max_pattern_len().saturating_sub(1);
         let part = bytes.len() / WALKS;
         if part < PART_MIN.max(2 * overlap) {
@@ -211,6 +226,30 @@ mod tests {
         // Long mixes, walked in parts.
         let long_hits: usize = (0..400).map(|round| mixed_hits(300 + round)).sum();
         assert!(long_hits > 100_000, "the long mixes should hold the words: {long_hits}");
+    }
+
+    /// A word marked to start one is found at the text's start, after punctuation, space or a
+    /// non-ASCII character, and not inside a word; the same text unmarked is found anywhere.
+    #[test]
+    fn a_word_start_word_is_found_only_where_a_word_starts() {
+        let marked = format!("{}nc", crate::scan::literals::WORD_START);
+        let sets = [vec![marked], vec!["nc".to_string()]];
+        let search = super::WordSearch::new(sets.iter().map(Vec::as_slice).enumerate());
+        let owners_at = |text: &str| {
+            let mut found = Vec::new();
+            search.each_hit(text, |start, _, word| found.extend(search.owners[word].iter().map(|o| (start, *o))));
+            found.sort();
+            found
+        };
+        assert_eq!(owners_at("nc -e sh"), [(0, 0), (0, 1)]);
+        assert_eq!(owners_at("(NC.exe)"), [(1, 0), (1, 1)]);
+        assert_eq!(owners_at("\u{e9}nc"), [(2, 0), (2, 1)]);
+        assert_eq!(owners_at("function _nc"), [(2, 1), (10, 1)]);
+        // A long text, walked in parts, the same.
+        let long = format!("{} nc", "since once ".repeat(60));
+        let found = owners_at(&long);
+        assert_eq!(found.iter().filter(|(_, o)| *o == 0).count(), 1, "{found:?}");
+        assert_eq!(found.iter().filter(|(_, o)| *o == 1).count(), 121);
     }
 
     /// A word across the parts of a long text, at every offset: the parts' walks neither miss
