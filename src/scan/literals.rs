@@ -8,8 +8,10 @@
 //! literal (its case folds are Unicode's); the two non-ASCII characters that fold to ASCII
 //! letters are the prefilter's to guard against.
 //!
-//! A word that the pattern puts after a word boundary (`\bnc\b`) is marked [`WORD_START`]:
-//! it counts only where a word starts, so `nc` in "function" or "since" calls for nothing.
+//! A word that the pattern puts after a word boundary (`\bnc`) is marked at its start with
+//! [`WORD_EDGE`], one it puts before a boundary (`users?\b`) at its end: the first counts only
+//! where a word starts, so `nc` in "function" or "since" calls for nothing, the second only
+//! where a word ends, so `user` in "username" does not.
 
 use regex_syntax::hir::{Class, Hir, HirKind, Look};
 
@@ -22,33 +24,46 @@ pub fn necessary(pattern: &str) -> Option<Vec<String>> {
     necessary_in(&hir)
 }
 
-/// Marks a word found only where a word starts: after a byte that is not an ASCII letter,
-/// digit or `_`, or at the text's start. The pattern has a word boundary before every match
-/// of the word, and the word's first character is a word character, so the byte before is
-/// none (under the ASCII boundaries the scanner compiles with, and under Unicode's: a
-/// character that is a word character in ASCII is one in Unicode too).
-pub const WORD_START: char = '\u{1}';
+/// Marks a word's edge as a word's edge: a word that starts with it is found only after a
+/// byte that is no ASCII letter, digit or `_` (or at the text's start), one that ends with it
+/// only before such a byte (or at the text's end). The pattern has a word boundary there in
+/// every match, and the word's character beside it is a word character, so the byte on the
+/// other side is none (under the ASCII boundaries the scanner compiles with, and under
+/// Unicode's: a character that is a word character in ASCII is one in Unicode too).
+pub const WORD_EDGE: char = '\u{1}';
 
-/// The text of a word, without its [`WORD_START`] mark.
+/// The text of a word, without its [`WORD_EDGE`] marks.
 pub fn text_of(word: &str) -> &str {
-    word.strip_prefix(WORD_START).unwrap_or(word)
+    let word = word.strip_prefix(WORD_EDGE).unwrap_or(word);
+    word.strip_suffix(WORD_EDGE).unwrap_or(word)
 }
 
-/// Whether a word is found only where a word starts ([`WORD_START`]).
+/// Whether a word is found only where a word starts ([`WORD_EDGE`]).
 pub fn starts_word(word: &str) -> bool {
-    word.starts_with(WORD_START)
+    word.starts_with(WORD_EDGE) && !text_of(word).is_empty()
+}
+
+/// Whether a word is found only where a word ends ([`WORD_EDGE`]).
+pub fn ends_word(word: &str) -> bool {
+    word.ends_with(WORD_EDGE) && !text_of(word).is_empty()
+}
+
+fn is_word_byte(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || byte == b'_'
 }
 
 /// A word as it is searched for: the boundaries read into it while its pieces were joined
-/// kept only where one starts it before a word character; others say nothing about the byte
-/// before the word and are dropped.
+/// kept only at its edges, beside a word character; others say nothing about the bytes
+/// around the word and are dropped.
 fn settle(word: String) -> String {
-    if !word.contains(WORD_START) {
+    if !word.contains(WORD_EDGE) {
         return word;
     }
-    let text: String = word.chars().filter(|c| *c != WORD_START).collect();
-    let first_is_word = text.bytes().next().is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_');
-    if word.starts_with(WORD_START) && first_is_word { format!("{WORD_START}{text}") } else { text }
+    let text: String = word.chars().filter(|c| *c != WORD_EDGE).collect();
+    let start = word.starts_with(WORD_EDGE) && text.bytes().next().is_some_and(is_word_byte);
+    let end = word.ends_with(WORD_EDGE) && text.bytes().last().is_some_and(is_word_byte);
+    let mark = |on: bool| if on { WORD_EDGE.to_string() } else { String::new() };
+    format!("{}{text}{}", mark(start), mark(end))
 }
 
 fn necessary_in(hir: &Hir) -> Option<Vec<String>> {
@@ -91,7 +106,7 @@ fn exact(word: String) -> Need {
 
 fn need(hir: &Hir) -> Option<Need> {
     match hir.kind() {
-        HirKind::Look(look) if word_boundary(*look) => Some(exact(WORD_START.to_string())),
+        HirKind::Look(look) if word_boundary(*look) => Some(exact(WORD_EDGE.to_string())),
         HirKind::Empty | HirKind::Look(_) => Some(exact(String::new())),
         HirKind::Literal(lit) => {
             let text = std::str::from_utf8(&lit.0).ok().filter(|t| t.is_ascii())?;
@@ -129,7 +144,8 @@ fn need(hir: &Hir) -> Option<Need> {
     }
 }
 
-/// Whether `look` holds only at a word's edge, so a word character right after it starts a word.
+/// Whether `look` holds only at a word's edge: a word character beside it, on one side,
+/// has none on the other.
 fn word_boundary(look: Look) -> bool {
     matches!(
         look,
@@ -137,8 +153,12 @@ fn word_boundary(look: Look) -> bool {
             | Look::WordUnicode
             | Look::WordStartAscii
             | Look::WordStartUnicode
+            | Look::WordEndAscii
+            | Look::WordEndUnicode
             | Look::WordStartHalfAscii
             | Look::WordStartHalfUnicode
+            | Look::WordEndHalfAscii
+            | Look::WordEndHalfUnicode
     )
 }
 
@@ -285,7 +305,7 @@ fn necessary_all_in(hir: &Hir, max: usize) -> Option<Vec<Vec<String>>> {
 /// more words are more often found.
 fn rarity(words: &[String]) -> f64 {
     let rate = |word: &String| {
-        let length = word.chars().filter(|c| *c != WORD_START).count();
+        let length = word.chars().filter(|c| *c != WORD_EDGE).count();
         MEASURED.iter().find(|(common, _)| word.contains(common)).map_or(20f64.powi(-(length as i32)), |m| m.1)
     };
     words.iter().map(rate).sum()
@@ -338,18 +358,18 @@ mod tests {
     }
 
     fn shown(words: &[String]) -> Vec<String> {
-        words.iter().map(|w| w.replacen(super::WORD_START, r"\b", 1)).collect()
+        words.iter().map(|w| w.replace(super::WORD_EDGE, r"\b")).collect()
     }
 
     #[test]
     fn literals_are_joined_and_the_rarest_set_is_kept() {
-        assert_eq!(words(r"\b(iex|invoke-expression)\b"), [r"\biex", r"\binvoke-expression"]);
-        assert_eq!(words(r"\.(bash|zsh)_history\b"), [".bash_history", ".zsh_history"]);
+        assert_eq!(words(r"\b(iex|invoke-expression)\b"), [r"\biex\b", r"\binvoke-expression\b"]);
+        assert_eq!(words(r"\.(bash|zsh)_history\b"), [r".bash_history\b", r".zsh_history\b"]);
         assert_eq!(words(r"login\s?data"), ["login"]);
         assert_eq!(words(r"(?i:api[ _-]?key)\s*=\s*\w+"), ["api key", "api-key", "api_key", "apikey"]);
-        assert_eq!(words(r"\btokens?\b"), [r"\btoken"]);
-        assert_eq!(words(r"\bdon'?t\b"), [r"\bdon't", r"\bdont"]);
-        assert_eq!(words(r"\b(sessions?|chats?)\b"), [r"\bchat", r"\bsession"]);
+        assert_eq!(words(r"\btokens?\b"), [r"\btoken\b", r"\btokens\b"]);
+        assert_eq!(words(r"\bdon'?t\b"), [r"\bdon't\b", r"\bdont\b"]);
+        assert_eq!(words(r"\b(sessions?|chats?)\b"), [r"\bchat\b", r"\bchats\b", r"\bsession\b", r"\bsessions\b"]);
         assert_eq!(words(r"x{3}y"), ["xxxy"]);
         assert_eq!(words(r"%0\s*\|\s*%0"), ["%0"]);
     }
@@ -358,7 +378,7 @@ mod tests {
     fn a_sentence_pattern_needs_its_verb_and_its_object() {
         let sets = super::necessary_all(r"\b(download|fetch)\b.{0,100}?((https?|ftp)://\S+)", 3).unwrap();
         let sets: Vec<Vec<String>> = sets.iter().map(|set| shown(set)).collect();
-        assert_eq!(sets, [vec![r"\bdownload", r"\bfetch"], vec!["ftp://", "http://", "https://"]]);
+        assert_eq!(sets, [vec![r"\bdownload\b", r"\bfetch\b"], vec!["ftp://", "http://", "https://"]]);
     }
 
     #[test]
@@ -370,7 +390,7 @@ mod tests {
             branches.iter().map(|sets| sets.iter().map(|set| shown(set)).collect()).collect();
         assert_eq!(
             branches,
-            [vec![vec![r"\boverride", r"\bsystem-prompt"]], vec![vec![r"\binstructions"], vec![r"\bignore"]]],
+            [vec![vec![r"\boverride\b", r"\bsystem-prompt\b"]], vec![vec![r"\binstructions\b"], vec![r"\bignore\b"]]],
             "one-set branches joined, a two-set branch kept apart"
         );
         assert!(super::necessary_branches(r"abc|\w+", 3).is_none());
@@ -396,6 +416,7 @@ mod tests {
             r"\b(nc|ncat|netcat)(\.exe)?\b[^|;&\n]*\s-[a-z]*[ec]\s*[^\s]*\b(sh|bash|cmd)\b",
             // No boundary: the word counts inside another.
             r"(curl|wget)\s+https?://",
+            r"\bsecret[a-z]*\s*=",
         ];
         let texts = [
             "curl -fsS https://e.x/a.sh",
@@ -416,6 +437,8 @@ mod tests {
             "(ncat.exe -lvp 4444 -e cmd)",
             "a function since once -e bash",
             "pycurl https://x",
+            "secrets = 1",
+            "secret = 2",
             "wget http://x",
             "nothing here",
         ];
@@ -430,10 +453,11 @@ mod tests {
                 // Where a word is: anywhere, or where a word starts when it is marked so.
                 let holds = |word: &String| {
                     let text = super::text_of(word);
+                    let bytes = lower.as_bytes();
                     lower.match_indices(text).any(|(at, _)| {
-                        !super::starts_word(word)
-                            || at == 0
-                            || !(lower.as_bytes()[at - 1].is_ascii_alphanumeric() || lower.as_bytes()[at - 1] == b'_')
+                        let end = at + text.len();
+                        (!super::starts_word(word) || at == 0 || !super::is_word_byte(bytes[at - 1]))
+                            && (!super::ends_word(word) || end == bytes.len() || !super::is_word_byte(bytes[end]))
                     })
                 };
                 for literals in &sets {

@@ -1,15 +1,15 @@
 //! The trigger words of the scanner's literal pass, searched in one pass over a text: an
 //! Aho-Corasick automaton (ASCII case-insensitive, as the rule patterns are) walked by hand, a
 //! table step per byte, with each word's owners (the patterns and keyword sets it stands for).
-//! The words themselves are read from the patterns by [`super::literals`]; a word marked to
-//! start a word ([`super::literals::WORD_START`]) is reported only where a word starts.
+//! The words themselves are read from the patterns by [`super::literals`]; a word marked at an
+//! edge ([`super::literals::WORD_EDGE`]) is reported only where a word starts or ends there.
 
 use aho_corasick::automaton::Automaton;
 use aho_corasick::automaton::StateID;
 use aho_corasick::dfa::DFA;
 use aho_corasick::{Anchored, MatchKind};
 
-use super::literals::{starts_word, text_of};
+use super::literals::{ends_word, starts_word, text_of};
 
 /// Trigger words searched in one pass, each once, with the owners (patterns, keyword sets) it
 /// stands for: the prefilter's and the instruction reader's.
@@ -20,9 +20,11 @@ pub struct WordSearch {
     pub words: Vec<String>,
     /// The owners of each word, by the automaton's pattern id.
     pub owners: Vec<Vec<usize>>,
-    /// Whether each word counts only where a word starts, by the automaton's pattern id. A
-    /// text may be in the automaton twice, once with the mark and once without.
+    /// Whether each word counts only where a word starts, and only where one ends, by the
+    /// automaton's pattern id. A text may be in the automaton more than once, with its marks
+    /// and without.
     starts_word: Vec<bool>,
+    ends_word: Vec<bool>,
 }
 
 impl WordSearch {
@@ -48,7 +50,9 @@ impl WordSearch {
             .build(words.iter().map(|w| text_of(w)))
             .expect("valid trigger words");
         let starts_word = words.iter().map(|w| starts_word(w)).collect();
-        WordSearch { dfa, words: words.into_iter().map(|w| text_of(w).to_string()).collect(), owners, starts_word }
+        let ends_word = words.iter().map(|w| ends_word(w)).collect();
+        let words = words.into_iter().map(|w| text_of(w).to_string()).collect();
+        WordSearch { dfa, words, owners, starts_word, ends_word }
     }
 
     /// Every occurrence of a word in `text`, overlapping ones too: (start, end, word), in the
@@ -64,10 +68,12 @@ impl WordSearch {
     pub fn each_hit(&self, text: &str, mut hit: impl FnMut(usize, usize, usize)) {
         let bytes = text.as_bytes();
         // Every hit reaches the caller through this, the parts' too: a word that must start
-        // one is passed over inside a word.
+        // or end one is passed over where a word goes on beyond it.
+        let word_byte = |at: usize| bytes.get(at).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
         let mut hit = |start: usize, end: usize, word: usize| {
-            let inside_word = start > 0 && (bytes[start - 1].is_ascii_alphanumeric() || bytes[start - 1] == b'_');
-            if !(inside_word && self.starts_word[word]) {
+            let goes_on_before = self.starts_word[word] && start > 0 && word_byte(start - 1);
+            let goes_on_after = self.ends_word[word] && word_byte(end);
+            if !(goes_on_before || goes_on_after) {
                 hit(start, end, word);
             }
         };
@@ -232,7 +238,7 @@ mod tests {
     /// non-ASCII character, and not inside a word; the same text unmarked is found anywhere.
     #[test]
     fn a_word_start_word_is_found_only_where_a_word_starts() {
-        let marked = format!("{}nc", crate::scan::literals::WORD_START);
+        let marked = format!("{}nc", crate::scan::literals::WORD_EDGE);
         let sets = [vec![marked], vec!["nc".to_string()]];
         let search = super::WordSearch::new(sets.iter().map(Vec::as_slice).enumerate());
         let owners_at = |text: &str| {
@@ -250,6 +256,31 @@ mod tests {
         let found = owners_at(&long);
         assert_eq!(found.iter().filter(|(_, o)| *o == 0).count(), 1, "{found:?}");
         assert_eq!(found.iter().filter(|(_, o)| *o == 1).count(), 121);
+    }
+
+    /// A word marked to end one is found before punctuation, space or a non-ASCII character
+    /// and at the text's end, not where the word goes on; marked at both edges, it must be a
+    /// word of its own.
+    #[test]
+    fn a_word_end_word_is_found_only_where_a_word_ends() {
+        let edge = crate::scan::literals::WORD_EDGE;
+        let sets = [vec![format!("user{edge}")], vec![format!("{edge}user{edge}")], vec!["user".to_string()]];
+        let search = super::WordSearch::new(sets.iter().map(Vec::as_slice).enumerate());
+        let owners = |text: &str| {
+            let mut found = Vec::new();
+            search.each_hit(text, |_, _, word| found.extend(search.owners[word].iter().copied()));
+            found.sort();
+            found
+        };
+        assert_eq!(owners("ask the USER."), [0, 1, 2]);
+        assert_eq!(owners("user"), [0, 1, 2]);
+        assert_eq!(owners("user\u{e9}"), [0, 1, 2]);
+        assert_eq!(owners("superuser"), [0, 2]);
+        assert_eq!(owners("username"), [2]);
+        assert_eq!(owners("user_id"), [2]);
+        let long = format!("{}the user", "usernames ".repeat(60));
+        let found = owners(&long);
+        assert_eq!((found.iter().filter(|o| **o < 2).count(), found.len()), (2, 63), "{found:?}");
     }
 
     /// A word across the parts of a long text, at every offset: the parts' walks neither miss
