@@ -77,8 +77,9 @@ fn necessary_in(hir: &Hir) -> Option<Vec<String>> {
 }
 
 /// Sorts the words and drops repeats and every word that holds another: the other finds it.
-/// A word that starts one finds only words with the same start ("sh" at a word's start finds
-/// "shell", not "bash"), as the mark is part of the word.
+/// A word marked at an edge finds only words marked the same there ("sh" at a word's start
+/// finds "shell", not "bash"; "user" at a word's end, not "users"), as the marks are part of
+/// the word.
 fn fewest_words(words: &mut Vec<String>) {
     words.sort();
     words.dedup();
@@ -352,7 +353,7 @@ fn few_chars(class: &Class) -> Option<Vec<char>> {
 mod tests {
     use super::necessary;
 
-    /// A pattern's literals, a word-start mark written `\b`.
+    /// A pattern's literals, each edge mark written `\b`.
     fn words(pattern: &str) -> Vec<String> {
         shown(&necessary(pattern).unwrap_or_else(|| panic!("no literals in {pattern}")))
     }
