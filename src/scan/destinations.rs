@@ -128,7 +128,7 @@ fn scheme_start(before: &str) -> Option<usize> {
             })
         });
         // An ASCII word boundary: the byte before is not an ASCII letter, digit or `_`.
-        let bounded = || before[..start].bytes().next_back().is_none_or(|b| !(b.is_ascii_alphanumeric() || b == b'_'));
+        let bounded = || before[..start].bytes().next_back().is_none_or(|b| !super::literals::is_word_byte(b));
         if spelled && bounded() {
             return Some(start);
         }

@@ -48,7 +48,8 @@ pub fn ends_word(word: &str) -> bool {
     word.ends_with(WORD_EDGE) && !text_of(word).is_empty()
 }
 
-fn is_word_byte(byte: u8) -> bool {
+/// A byte of a word as the ASCII word boundary `(?-u:\b)` reads it: a letter, a digit or `_`.
+pub fn is_word_byte(byte: u8) -> bool {
     byte.is_ascii_alphanumeric() || byte == b'_'
 }
 

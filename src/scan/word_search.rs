@@ -9,7 +9,7 @@ use aho_corasick::automaton::StateID;
 use aho_corasick::dfa::DFA;
 use aho_corasick::{Anchored, MatchKind};
 
-use super::literals::{ends_word, starts_word, text_of};
+use super::literals::{ends_word, is_word_byte, starts_word, text_of};
 
 /// Trigger words searched in one pass, each once, with the owners (patterns, keyword sets) it
 /// stands for: the prefilter's and the instruction reader's.
@@ -69,7 +69,7 @@ impl WordSearch {
         let bytes = text.as_bytes();
         // Every hit reaches the caller through this, the parts' too: a word that must start
         // or end one is passed over where a word goes on beyond it.
-        let word_byte = |at: usize| bytes.get(at).is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
+        let word_byte = |at: usize| bytes.get(at).copied().is_some_and(is_word_byte);
         let mut hit = |start: usize, end: usize, word: usize| {
             let goes_on_before = self.starts_word[word] && start > 0 && word_byte(start - 1);
             let goes_on_after = self.ends_word[word] && word_byte(end);
