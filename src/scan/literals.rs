@@ -211,7 +211,10 @@ fn pieces(parts: &[Hir]) -> Result<Vec<String>, Vec<Vec<String>>> {
         }
         candidates.push(words);
     }
-    candidates.retain(|words| !words.is_empty() && !words.iter().any(|w| text_of(&settle(w.clone())).is_empty()));
+    // A candidate is a set of its own, joined to nothing more: its words are settled here.
+    let mut candidates: Vec<Vec<String>> =
+        candidates.into_iter().map(|words| words.into_iter().map(settle).collect()).collect();
+    candidates.retain(|words| !words.is_empty() && !words.iter().any(|w| text_of(w).is_empty()));
     Err(candidates)
 }
 
@@ -290,8 +293,7 @@ fn necessary_all_in(hir: &Hir, max: usize) -> Option<Vec<Vec<String>>> {
         && let Err(mut candidates) = pieces(parts)
     {
         candidates.sort_by(|a, b| rarity(a).total_cmp(&rarity(b)));
-        for words in candidates {
-            let mut words: Vec<String> = words.into_iter().map(settle).collect();
+        for mut words in candidates {
             fewest_words(&mut words);
             let long_enough = |w: &str| w.len() >= 4 || (w.len() >= 3 && !w.bytes().all(|b| b.is_ascii_alphabetic()));
             if sets.len() < max && !sets.contains(&words) && words.iter().all(|w| long_enough(text_of(w))) {
@@ -302,12 +304,12 @@ fn necessary_all_in(hir: &Hir, max: usize) -> Option<Vec<Vec<String>>> {
     Some(sets)
 }
 
-/// How often a set of words may be expected in text: each word about once in 20^length
-/// bytes, unless it holds a word measured in skills ([`MEASURED`]). Longer words are rarer;
+/// How often a set of (settled) words may be expected in text: each word about once in
+/// 20^length bytes (its text's length, edge marks aside), unless it holds a word measured in skills ([`MEASURED`]). Longer words are rarer;
 /// more words are more often found.
 fn rarity(words: &[String]) -> f64 {
     let rate = |word: &String| {
-        let length = word.chars().filter(|c| *c != WORD_EDGE).count();
+        let length = text_of(word).len();
         MEASURED.iter().find(|(common, _)| word.contains(common)).map_or(20f64.powi(-(length as i32)), |m| m.1)
     };
     words.iter().map(rate).sum()
