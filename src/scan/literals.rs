@@ -11,7 +11,9 @@
 //! A word that the pattern puts after a word boundary (`\bnc`) is marked at its start with
 //! [`WORD_EDGE`], one it puts before a boundary (`users?\b`) at its end: the first counts only
 //! where a word starts, so `nc` in "function" or "since" calls for nothing, the second only
-//! where a word ends, so `user` in "username" does not.
+//! where a word ends, so `user` in "username" does not. A part that always matches a
+//! character no word goes on through (`\s+`) marks the words beside it the same way: `log` of
+//! `never\s+log\s+` is not found in "catalog".
 
 use regex_syntax::hir::{Class, Hir, HirKind, Look};
 
@@ -182,10 +184,14 @@ fn pieces(parts: &[Hir]) -> Result<Vec<String>, Vec<Vec<String>>> {
     let mut candidates: Vec<Vec<String>> = Vec::new();
     let mut run: Option<Vec<String>> = None;
     let mut all_exact = true;
+    // Whether the part before ends with a character no word goes on through (`\s+`): then a
+    // run that starts after it starts a word, as if after a word boundary.
+    let mut after_edge = false;
     for part in parts {
         match need(part) {
             Some(n) if n.exact => {
                 let joined = match run.take() {
+                    None if after_edge => n.words.into_iter().map(|w| format!("{WORD_EDGE}{w}")).collect(),
                     None => n.words,
                     Some(prefixes) if prefixes.len() * n.words.len() <= MAX_WORDS => {
                         prefixes.iter().flat_map(|p| n.words.iter().map(move |w| format!("{p}{w}"))).collect()
@@ -200,10 +206,15 @@ fn pieces(parts: &[Hir]) -> Result<Vec<String>, Vec<Vec<String>>> {
             }
             other => {
                 all_exact = false;
-                candidates.extend(run.take());
+                let (starts, _) = non_word_edges(part);
+                candidates.extend(run.take().map(|words| match starts {
+                    true => words.into_iter().map(|w| format!("{w}{WORD_EDGE}")).collect(),
+                    false => words,
+                }));
                 candidates.extend(other.map(|n| n.words));
             }
         }
+        after_edge = non_word_edges(part).1;
     }
     if let Some(words) = run {
         if all_exact {
@@ -216,6 +227,50 @@ fn pieces(parts: &[Hir]) -> Result<Vec<String>, Vec<Vec<String>>> {
         candidates.into_iter().map(|words| words.into_iter().map(settle).collect()).collect();
     candidates.retain(|words| !words.is_empty() && !words.iter().any(|w| text_of(w).is_empty()));
     Err(candidates)
+}
+
+/// Whether every match of `hir` starts, and whether it ends, with a character that is no
+/// ASCII letter, digit or `_` (`\s+`, `[/:]`): a word beside such a part starts or ends
+/// there, as beside a word boundary. A part that may match nothing says nothing.
+fn non_word_edges(hir: &Hir) -> (bool, bool) {
+    match hir.kind() {
+        HirKind::Class(class) => {
+            let no_word_char = non_word_class(class);
+            (no_word_char, no_word_char)
+        }
+        HirKind::Literal(lit) => {
+            let text = std::str::from_utf8(&lit.0).unwrap_or("");
+            (text.chars().next().is_some_and(non_word_char), text.chars().next_back().is_some_and(non_word_char))
+        }
+        HirKind::Capture(capture) => non_word_edges(&capture.sub),
+        HirKind::Repetition(rep) if rep.min > 0 => non_word_edges(&rep.sub),
+        HirKind::Alternation(alternatives) => {
+            alternatives.iter().map(non_word_edges).fold((true, true), |a, b| (a.0 && b.0, a.1 && b.1))
+        }
+        HirKind::Concat(parts) => match (parts.first(), parts.last()) {
+            (Some(first), Some(last)) => (non_word_edges(first).0, non_word_edges(last).1),
+            _ => (false, false),
+        },
+        HirKind::Empty | HirKind::Look(_) | HirKind::Repetition(_) => (false, false),
+    }
+}
+
+/// Whether a character is no ASCII word character and does not fold to one.
+fn non_word_char(c: char) -> bool {
+    !(c.is_ascii() && is_word_byte(c as u8)) && !FOLDS_TO_ASCII.contains(&c)
+}
+
+/// Whether a class holds no ASCII word character, nor one that folds to one when the
+/// pattern is compiled case-insensitively (its other characters' last bytes are none).
+fn non_word_class(class: &Class) -> bool {
+    let ranges: Vec<(u32, u32)> = match class {
+        Class::Unicode(c) => c.ranges().iter().map(|r| (r.start() as u32, r.end() as u32)).collect(),
+        Class::Bytes(c) => c.ranges().iter().map(|r| (u32::from(r.start()), u32::from(r.end()))).collect(),
+    };
+    ranges.iter().all(|&(start, end)| {
+        let folds_into_it = FOLDS_TO_ASCII.iter().any(|f| (start..=end).contains(&(*f as u32)));
+        !folds_into_it && !(start..=end.min(0x7F)).any(|c| is_word_byte(c as u8))
+    })
 }
 
 /// Several sets of literals, every one of which a match of `pattern` holds a word of (a
@@ -379,6 +434,19 @@ mod tests {
     }
 
     #[test]
+    fn a_part_of_non_word_characters_marks_the_edges_beside_it() {
+        assert_eq!(words(r"x\s+(keep|retain)\s+y"), [r"\bkeep\b", r"\bretain\b"]);
+        assert_eq!(words(r"[/:.,;]+data\b"), [r"\bdata\b"]);
+        assert_eq!(words(r"(\s+|[/:.,;])data"), [r"\bdata"]);
+        // What may match nothing, a word character, or one that folds to one says nothing.
+        assert_eq!(words(r"\s*data\s?"), ["data"]);
+        assert_eq!(words(r"(\s+|x)data"), ["data"]);
+        assert_eq!(words(r"[\s\x{212A}]+data"), ["data"]);
+        assert_eq!(words(r"\x{17F}+data"), ["data"]);
+        assert_eq!(words(r"\w+data\W+"), [r"data\b"]);
+    }
+
+    #[test]
     fn a_sentence_pattern_needs_its_verb_and_its_object() {
         let sets = super::necessary_all(r"\b(download|fetch)\b.{0,100}?((https?|ftp)://\S+)", 3).unwrap();
         let sets: Vec<Vec<String>> = sets.iter().map(|set| shown(set)).collect();
@@ -421,6 +489,8 @@ mod tests {
             // No boundary: the word counts inside another.
             r"(curl|wget)\s+https?://",
             r"\bsecret[a-z]*\s*=",
+            r"\b(do\s+not|never)\s+(log|keep)\s+(them|it)\b",
+            r"[\s\x{212A}]+log\s+it",
         ];
         let texts = [
             "curl -fsS https://e.x/a.sh",
@@ -445,6 +515,12 @@ mod tests {
             "secret = 2",
             "wget http://x",
             "nothing here",
+            "Do not LOG it",
+            "never\tkeep them",
+            "do not catalog it",
+            "\u{212A}log it",
+            "klog it",
+            " log it",
         ];
         for pattern in cases {
             let re = regex::RegexBuilder::new(pattern).case_insensitive(true).build().unwrap();
