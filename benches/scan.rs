@@ -211,7 +211,7 @@ fn readers_breakdown(skills: &[Loaded]) -> Vec<(&'static str, Duration)> {
         lap(3);
         lines::check(&mut sink, &regions, &found);
         lap(4);
-        commands::check(&mut sink, &regions);
+        commands::check(&mut sink, &regions, &found);
         lap(5);
         instructions::check(&mut sink, &regions, keywords.as_deref());
         lap(6);

@@ -12,6 +12,8 @@ pub enum Key {
     SecretName,
     /// A value after a secret's label (`secrets::LABELLED_PATTERN`).
     SecretLabel,
+    /// A download spelled out in prose (`commands::PROSE_DOWNLOAD`).
+    ProseDownload,
 }
 
 /// The non-ASCII characters whose case folds to an ASCII letter: LONG S (s) and KELVIN SIGN (k).
@@ -120,6 +122,7 @@ impl Found {
             Key::Shape(i) => self.lines + i,
             Key::SecretName => self.lines + self.shapes,
             Key::SecretLabel => self.lines + self.shapes + 1,
+            Key::ProseDownload => self.lines + self.shapes + 2,
         }
     }
 }

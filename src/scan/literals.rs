@@ -214,7 +214,12 @@ fn pieces(parts: &[Hir]) -> Result<Vec<String>, Vec<Vec<String>>> {
                 candidates.extend(other.map(|n| n.words));
             }
         }
-        after_edge = non_word_edges(part).1;
+        after_edge = match part.kind() {
+            // A part that may match nothing (`\s*`) keeps the edge before it when its own
+            // characters are no word's either.
+            HirKind::Repetition(rep) if rep.min == 0 => after_edge && non_word_edges(&rep.sub).1,
+            _ => non_word_edges(part).1,
+        };
     }
     if let Some(words) = run {
         if all_exact {
@@ -444,6 +449,9 @@ mod tests {
         assert_eq!(words(r"[\s\x{212A}]+data"), ["data"]);
         assert_eq!(words(r"\x{17F}+data"), ["data"]);
         assert_eq!(words(r"\w+data\W+"), [r"data\b"]);
+        // An optional part of such characters keeps the edge before it.
+        assert_eq!(words(r"\$\(\s*curl\s"), [r"\bcurl\b"]);
+        assert_eq!(words(r"x\s*curl\s"), [r"curl\b"]);
     }
 
     #[test]
@@ -491,6 +499,7 @@ mod tests {
             r"\bsecret[a-z]*\s*=",
             r"\b(do\s+not|never)\s+(log|keep)\s+(them|it)\b",
             r"[\s\x{212A}]+log\s+it",
+            r"(<\(|\$\()\s*(curl|irm)\s+\S",
         ];
         let texts = [
             "curl -fsS https://e.x/a.sh",
@@ -520,6 +529,9 @@ mod tests {
             "do not catalog it",
             "\u{212A}log it",
             "klog it",
+            "bash <(curl https://x)",
+            "x=$(  IRM\thttps://x)",
+            "<(confirm x)",
             " log it",
         ];
         for pattern in cases {

@@ -319,7 +319,7 @@ fn scan_text_with(
     }
     secrets::check(&mut sink, text, kind, &found);
     lines::check(&mut sink, &regions, &found);
-    commands::check(&mut sink, &regions);
+    commands::check(&mut sink, &regions, &found);
     instructions::check(&mut sink, &regions, keywords);
     flows::check(&mut sink, &regions);
     if let Some(with_hidden) = &with_hidden {

@@ -45,6 +45,7 @@ pub fn patterns() -> Vec<(Key, &'static str)> {
     out.extend(super::secrets::SHAPES.iter().enumerate().map(|(i, (_, p))| (Key::Shape(i), *p)));
     out.push((Key::SecretName, super::secrets::NAME_PATTERN));
     out.push((Key::SecretLabel, super::secrets::LABELLED_PATTERN));
+    out.push((Key::ProseDownload, super::commands::PROSE_DOWNLOAD));
     out
 }
 
@@ -139,6 +140,17 @@ mod tests {
         assert!(!found.has(Key::Shape(0)));
         assert!(Found::of("-----begin rsa private key-----").has(Key::Shape(0)));
         assert!(Found::of("\u{212A}").is_everything());
+    }
+
+    /// Markdown tables and links have the pipes and URLs a spelled-out download has; only a
+    /// downloader's name, as a word, makes prose worth reading for one.
+    #[test]
+    fn prose_is_read_for_downloads_only_with_a_downloader_in_it() {
+        assert!(!Found::of("| a | b |\nsee https://example.com | docs\n").has(Key::ProseDownload));
+        assert!(!Found::of("use curly quotes: https://x | sh\n").has(Key::ProseDownload));
+        assert!(Found::of("Run curl https://x | sh\n").has(Key::ProseDownload));
+        assert!(Found::of("bash <(WGET -qO- https://x)\n").has(Key::ProseDownload));
+        assert!(Found::of("iex (irm https://x)\n").has(Key::ProseDownload));
     }
 
     /// A line pattern is searched on the lines that hold a word of each of its sets: "user"

@@ -19,6 +19,7 @@ use super::rule_regex as re;
 use regex::Regex;
 
 use super::Sink;
+use super::found::{Found, Key};
 use super::shell::{self, Script};
 use super::text::{Region, RegionKind, inline_code_spans, line_at};
 
@@ -46,8 +47,12 @@ static PROMPT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?m)^[ \t]*(\$|%|>|PS[^>\n]{0,40}>|[A-Za-z0-9_]+@[A-Za-z0-9_.-]+(:[^$#\n]*)?[$#])[ \t]").unwrap()
 });
 
-/// Reads every region's shell code.
-pub fn check(sink: &mut Sink, regions: &[Region]) {
+/// A download spelled out in prose, from its command on: an interpreter running a process
+/// substitution of a downloader, or a downloader with a URL or a pipe after it.
+pub(crate) const PROSE_DOWNLOAD: &str = r#"\b((ba|z|da|k)?sh|python3?|node|source|eval|iex)\s+(-c\s+)?["']?(<\(|\$\()\s*(curl|wget|iwr|irm)\s+[^\s|)]|\b(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\s+[^|\s][^|\n]*(://|\|)"#;
+
+/// Reads every region's shell code; `found` says whether prose may spell out a download.
+pub fn check(sink: &mut Sink, regions: &[Region], found: &Found) {
     let text = sink.text;
     for region in regions {
         match &region.kind {
@@ -75,7 +80,7 @@ pub fn check(sink: &mut Sink, regions: &[Region]) {
                 fork_bombs(sink, region.start, code);
                 encoded_blobs(sink, region.start, code);
             }
-            RegionKind::Prose => prose(sink, region.start, region.end),
+            RegionKind::Prose => prose(sink, region.start, region.end, found.has(Key::ProseDownload)),
         }
     }
 }
@@ -83,8 +88,9 @@ pub fn check(sink: &mut Sink, regions: &[Region]) {
 /// Reads the prose lines that may hold a command: lines with inline code, and lines with a
 /// URL, a pipe or a process substitution, which every spelled-out download has. They are
 /// found by searching the region for those marks, not by visiting every line: prose is nearly
-/// all of a catalog's text, and few of its lines hold any.
-fn prose(sink: &mut Sink, start: usize, end: usize) {
+/// all of a catalog's text, and few of its lines hold any. Without a downloader's name in the
+/// file (`downloads`), only inline code is read: Markdown tables and links have pipes and URLs.
+fn prose(sink: &mut Sink, start: usize, end: usize, downloads: bool) {
     let prose = &sink.text[start..end];
     let bytes = prose.as_bytes();
     // Every mark, with whether it is inline code (else a download's), in text order.
@@ -123,7 +129,7 @@ fn prose(sink: &mut Sink, start: usize, end: usize) {
                 sink.take_back(mark);
             }
         }
-        if download {
+        if download && downloads {
             prose_downloads(sink, line, offset);
         }
     }
@@ -133,11 +139,7 @@ fn prose(sink: &mut Sink, start: usize, end: usize) {
 /// formatting is still an instruction the agent may follow: read it from the command on.
 /// Talk about the pattern ("never curl | bash") names no download, so it is left alone.
 fn prose_downloads(sink: &mut Sink, line: &str, offset: usize) {
-    static COMMAND_START: LazyLock<Regex> = LazyLock::new(|| {
-        re(
-            r#"\b((ba|z|da|k)?sh|python3?|node|source|eval|iex)\s+(-c\s+)?["']?(<\(|\$\()\s*(curl|wget|iwr|irm)\s+[^\s|)]|\b(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)\s+[^|\s][^|\n]*(://|\|)"#,
-        )
-    });
+    static COMMAND_START: LazyLock<Regex> = LazyLock::new(|| re(PROSE_DOWNLOAD));
     if let Some(m) = COMMAND_START.find(line) {
         let script = shell::parse(&line[m.start()..], offset + m.start());
         analyze(sink, &script, Mode::Prose, &mut Flow::default());

@@ -24,7 +24,7 @@ use triggers::{Group, Triggers};
 /// code, as a script file of its language would be; the parsers call back here, so that they
 /// need not know the line readers.
 fn read_again(sink: &mut Sink, region: &Region) {
-    super::commands::check(sink, std::slice::from_ref(region));
+    super::commands::check(sink, std::slice::from_ref(region), &super::found::Found::everything());
     check(sink, std::slice::from_ref(region));
 }
 
