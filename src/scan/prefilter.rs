@@ -1,5 +1,6 @@
 //! One pass per file over the literals without which a pattern cannot match: the rule table's
-//! line patterns and the secret shapes, their literals read from the patterns themselves
+//! line patterns, the secret shapes and the download spelled out in prose, their literals read
+//! from the patterns themselves
 //! ([`super::literals`]), and the instruction reader's keywords
 //! ([`super::instructions::keywords`]). A pattern none of whose literals is in the file is not
 //! run on it; a sentence is read only for the behaviours whose keywords it holds.
