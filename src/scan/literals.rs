@@ -262,7 +262,8 @@ fn non_word_edges(hir: &Hir) -> (bool, bool) {
 
 /// Whether a character is no ASCII word character and does not fold to one.
 fn non_word_char(c: char) -> bool {
-    !(c.is_ascii() && is_word_byte(c as u8)) && !FOLDS_TO_ASCII.contains(&c)
+    let ascii_word = c.is_ascii() && is_word_byte(c as u8);
+    !ascii_word && !FOLDS_TO_ASCII.contains(&c)
 }
 
 /// Whether a class holds no ASCII word character, nor one that folds to one when the
