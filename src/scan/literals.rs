@@ -188,6 +188,7 @@ fn pieces(parts: &[Hir]) -> Result<Vec<String>, Vec<Vec<String>>> {
     // run that starts after it starts a word, as if after a word boundary.
     let mut after_edge = false;
     for part in parts {
+        let (starts_non_word, ends_non_word) = non_word_edges(part);
         match need(part) {
             Some(n) if n.exact => {
                 let joined = match run.take() {
@@ -206,10 +207,8 @@ fn pieces(parts: &[Hir]) -> Result<Vec<String>, Vec<Vec<String>>> {
             }
             other => {
                 all_exact = false;
-                let (starts, _) = non_word_edges(part);
-                candidates.extend(run.take().map(|words| match starts {
-                    true => words.into_iter().map(|w| format!("{w}{WORD_EDGE}")).collect(),
-                    false => words,
+                candidates.extend(run.take().map(|words| {
+                    if starts_non_word { words.into_iter().map(|w| format!("{w}{WORD_EDGE}")).collect() } else { words }
                 }));
                 candidates.extend(other.map(|n| n.words));
             }
@@ -218,7 +217,7 @@ fn pieces(parts: &[Hir]) -> Result<Vec<String>, Vec<Vec<String>>> {
             // A part that may match nothing (`\s*`) keeps the edge before it when its own
             // characters are no word's either.
             HirKind::Repetition(rep) if rep.min == 0 => after_edge && non_word_edges(&rep.sub).1,
-            _ => non_word_edges(part).1,
+            _ => ends_non_word,
         };
     }
     if let Some(words) = run {
@@ -269,11 +268,7 @@ fn non_word_char(c: char) -> bool {
 /// Whether a class holds no ASCII word character, nor one that folds to one when the
 /// pattern is compiled case-insensitively (its other characters' last bytes are none).
 fn non_word_class(class: &Class) -> bool {
-    let ranges: Vec<(u32, u32)> = match class {
-        Class::Unicode(c) => c.ranges().iter().map(|r| (r.start() as u32, r.end() as u32)).collect(),
-        Class::Bytes(c) => c.ranges().iter().map(|r| (u32::from(r.start()), u32::from(r.end()))).collect(),
-    };
-    ranges.iter().all(|&(start, end)| {
+    class_ranges(class).into_iter().all(|(start, end)| {
         let folds_into_it = FOLDS_TO_ASCII.iter().any(|f| (start..=end).contains(&(*f as u32)));
         !folds_into_it && !(start..=end.min(0x7F)).any(|c| is_word_byte(c as u8))
     })
@@ -386,12 +381,8 @@ const MEASURED: &[(&str, f64)] = &[("://", 1.0 / 390.0), ("http", 1.0 / 380.0)];
 /// The characters of a class of a few ASCII characters (`[ _-]`), each letter once for its
 /// cases (and the non-ASCII characters that fold to it: see the module's note).
 fn few_chars(class: &Class) -> Option<Vec<char>> {
-    let ranges: Vec<(u32, u32)> = match class {
-        Class::Unicode(c) => c.ranges().iter().map(|r| (r.start() as u32, r.end() as u32)).collect(),
-        Class::Bytes(c) => c.ranges().iter().map(|r| (u32::from(r.start()), u32::from(r.end()))).collect(),
-    };
     let mut chars: Vec<char> = Vec::new();
-    for (start, end) in ranges {
+    for (start, end) in class_ranges(class) {
         // A wider range is more characters than a few, whatever their cases.
         if end - start >= FEW_CHARS as u32 {
             return None;
@@ -411,6 +402,14 @@ fn few_chars(class: &Class) -> Option<Vec<char>> {
     }
     // A class of the folding characters alone has no ASCII word to be found by.
     (!chars.is_empty()).then_some(chars)
+}
+
+/// A class's ranges of characters (or bytes), as code points.
+fn class_ranges(class: &Class) -> Vec<(u32, u32)> {
+    match class {
+        Class::Unicode(c) => c.ranges().iter().map(|r| (r.start() as u32, r.end() as u32)).collect(),
+        Class::Bytes(c) => c.ranges().iter().map(|r| (u32::from(r.start()), u32::from(r.end()))).collect(),
+    }
 }
 
 #[cfg(test)]
