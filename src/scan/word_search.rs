@@ -4,18 +4,18 @@
 //! The words themselves are read from the patterns by [`super::literals`]; a word marked at an
 //! edge ([`super::literals::WORD_EDGE`]) is reported only where a word starts or ends there.
 
-use aho_corasick::automaton::Automaton;
-use aho_corasick::automaton::StateID;
-use aho_corasick::dfa::DFA;
-use aho_corasick::{Anchored, MatchKind};
+use aho_corasick::MatchKind;
 
 use super::literals::{ends_word, is_word_byte, starts_word, text_of};
+
+mod table;
+use table::Table;
 
 /// Trigger words searched in one pass, each once, with the owners (patterns, keyword sets) it
 /// stands for: the prefilter's and the instruction reader's.
 pub struct WordSearch {
-    /// ASCII case-insensitive, as the patterns are.
-    dfa: DFA,
+    /// The automaton's transitions, as the walk reads them.
+    table: Table,
     /// The words' text, by the automaton's pattern id.
     pub words: Vec<String>,
     /// The owners of each word, by the automaton's pattern id.
@@ -45,14 +45,15 @@ impl WordSearch {
         let dfa = aho_corasick::dfa::Builder::new()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::Standard)
-            // Walked by hand (`each_hit`): with a prefilter, the start state would be special.
+            // Walked by hand (`each_hit`) through its table laid out again: no prefilter is run.
             .prefilter(false)
             .build(words.iter().map(|w| text_of(w)))
             .expect("valid trigger words");
+        let table = Table::of(&dfa, words.iter().map(|w| text_of(w).as_bytes()));
         let starts_word = words.iter().map(|w| starts_word(w)).collect();
         let ends_word = words.iter().map(|w| ends_word(w)).collect();
         let words = words.into_iter().map(|w| text_of(w).to_string()).collect();
-        WordSearch { dfa, words, owners, starts_word, ends_word }
+        WordSearch { table, words, owners, starts_word, ends_word }
     }
 
     /// Every occurrence of a word in `text`, overlapping ones too: (start, end, word), in the
@@ -60,7 +61,7 @@ impl WordSearch {
     /// automaton is walked by hand, a table step per byte: the library's overlapping iterator
     /// keeps and checks its search state around every step and every match.
     ///
-    /// A long text is walked as [`WALKS`] parts at once ([`next_special_of_all`]). A step
+    /// A long text is walked as [`WALKS`] parts at once ([`next_match_of_all`]). A step
     /// waits on the one before it (two dependent table loads), so one walk leaves the core
     /// idle between them; the parts' steps do not wait on each other. Each walk but the first
     /// starts a longest word's length before its part, so by its part its state is the one a
@@ -77,13 +78,13 @@ impl WordSearch {
                 hit(start, end, word);
             }
         };
-        let overlap = self.dfa.max_pattern_len().saturating_sub(1);
+        let overlap = self.table.longest.saturating_sub(1);
         let part = bytes.len() / WALKS;
         if part < PART_MIN.max(2 * overlap) {
             self.walk(bytes, &mut hit);
             return;
         }
-        let Ok(start) = self.dfa.start_state(Anchored::No) else { return };
+        let start = self.table.start;
         // Walk k starts at `from[k]` and reports what ends after `k * part`, up to where the
         // next part's walk reports.
         let from: [usize; WALKS] = std::array::from_fn(|k| (k * part).saturating_sub(overlap));
@@ -94,7 +95,7 @@ impl WordSearch {
             std::array::from_fn(|k| if k == 0 { Vec::new() } else { Vec::with_capacity(part / 32) });
         let mut states = [start; WALKS];
         let mut at = 0;
-        while let Some(i) = next_special_of_all(&self.dfa, &walks, part, at, &mut states) {
+        while let Some(i) = next_match_of_all(&self.table, &walks, part, at, &mut states) {
             self.hits_at(states[0], i, &mut hit);
             if i >= overlap {
                 for k in 1..WALKS {
@@ -116,7 +117,7 @@ impl WordSearch {
 
     /// One walk over all of `bytes`.
     fn walk(&self, bytes: &[u8], hit: &mut impl FnMut(usize, usize, usize)) {
-        let Ok(mut state) = self.dfa.start_state(Anchored::No) else { return };
+        let mut state = self.table.start;
         self.walk_on(bytes, 0, &mut state, 0, hit);
     }
 
@@ -126,24 +127,20 @@ impl WordSearch {
         &self,
         bytes: &[u8],
         mut from: usize,
-        state: &mut StateID,
+        state: &mut u32,
         base: usize,
         hit: &mut impl FnMut(usize, usize, usize),
     ) {
-        while let Some(at) = next_special(&self.dfa, bytes, from, state) {
+        while let Some(at) = next_match(&self.table, bytes, from, state) {
             self.hits_at(*state, base + at, hit);
             from = at + 1;
         }
     }
 
     /// The words that end at the byte `at` the walk reached `state` on.
-    fn hits_at(&self, state: StateID, at: usize, hit: &mut impl FnMut(usize, usize, usize)) {
-        let dfa = &self.dfa;
-        if dfa.is_match(state) {
-            for i in 0..dfa.match_len(state) {
-                let word = dfa.match_pattern(state, i);
-                hit(at + 1 - dfa.pattern_len(word), at + 1, word.as_usize());
-            }
+    fn hits_at(&self, state: u32, at: usize, hit: &mut impl FnMut(usize, usize, usize)) {
+        for &(word, len) in self.table.words_ending(state) {
+            hit(at + 1 - len as usize, at + 1, word as usize);
         }
     }
 }
@@ -155,16 +152,15 @@ const WALKS: usize = 4;
 /// overlaps' bytes again.
 const PART_MIN: usize = 128;
 
-/// Steps `state` over `bytes[from..]` up to the first byte that leads to a special state
-/// (a match: the automaton is built without a prefilter, so its start state is not special),
-/// and returns that byte's offset. Kept apart from the caller's handling of hits, so that
+/// Steps `state` over `bytes[from..]` up to the first byte that leads to a state where a word
+/// ends, and returns that byte's offset. Kept apart from the caller's handling of hits, so that
 /// the loop's few values stay in registers: about half the instructions per byte.
 #[inline(never)]
-fn next_special(dfa: &DFA, bytes: &[u8], from: usize, state: &mut StateID) -> Option<usize> {
+fn next_match(table: &Table, bytes: &[u8], from: usize, state: &mut u32) -> Option<usize> {
     let mut current = *state;
     for (i, &byte) in bytes[from..].iter().enumerate() {
-        current = dfa.next_state(Anchored::No, current, byte);
-        if dfa.is_special(current) {
+        current = table.next(current, byte);
+        if table.is_match(current) {
             *state = current;
             return Some(from + i);
         }
@@ -173,25 +169,25 @@ fn next_special(dfa: &DFA, bytes: &[u8], from: usize, state: &mut StateID) -> Op
     None
 }
 
-/// [`next_special`] for [`WALKS`] walks in step over the offsets `from..len` of each (each
-/// walk at least `len` bytes long): the first offset at which any reaches a special state.
+/// [`next_match`] for [`WALKS`] walks in step over the offsets `from..len` of each (each
+/// walk at least `len` bytes long): the first offset at which any reaches a word's end.
 #[inline(never)]
-fn next_special_of_all(
-    dfa: &DFA,
+fn next_match_of_all(
+    table: &Table,
     walks: &[&[u8]; WALKS],
     len: usize,
     from: usize,
-    states: &mut [StateID; WALKS],
+    states: &mut [u32; WALKS],
 ) -> Option<usize> {
     let mut current = *states;
     let walks: [&[u8]; WALKS] = std::array::from_fn(|k| &walks[k][..len]);
     for i in from..len {
-        let mut special = false;
+        let mut ended = false;
         for (state, byte) in current.iter_mut().zip(walks.map(|walk| walk[i])) {
-            *state = dfa.next_state(Anchored::No, *state, byte);
-            special |= dfa.is_special(*state);
+            *state = table.next(*state, byte);
+            ended |= table.is_match(*state);
         }
-        if special {
+        if ended {
             *states = current;
             return Some(i);
         }
@@ -205,17 +201,26 @@ mod tests {
     /// The walk by hand finds what the library's overlapping search finds, in its order.
     #[test]
     fn each_hit_is_a_match_of_the_overlapping_search() {
-        let sets: Vec<Vec<String>> = [&["nc", "ncat", "at"][..], &["user", "us", "er"], &["://", "a"], &["é"]]
-            .iter()
-            .map(|set| set.iter().map(|w| w.to_string()).collect())
-            .collect();
+        let sets: Vec<Vec<String>> = [
+            &["nc", "ncat", "at"][..],
+            &["user", "us", "er"],
+            &["://", "a"],
+            &["é"],
+            &["~/.ssh", "ed25519", "x-api-key"],
+        ]
+        .iter()
+        .map(|set| set.iter().map(|w| w.to_string()).collect())
+        .collect();
         let search = super::WordSearch::new(sets.iter().map(Vec::as_slice).enumerate());
         let library = aho_corasick::AhoCorasick::builder()
             .ascii_case_insensitive(true)
             .match_kind(aho_corasick::MatchKind::Standard)
             .build(&search.words)
             .unwrap();
-        let pieces = ["n", "N", "c", "at", "AT", "us", "USER", "e", "r", ":", "//", "a", " ", "é", "\u{17F}", "\n"];
+        let pieces = [
+            "n", "N", "c", "at", "AT", "us", "USER", "e", "r", ":", "//", "a", " ", "é", "\u{17F}", "\n", "~/", ".SSH",
+            "ed", "25519", "X-API", "-key", "_", "0", "\t",
+        ];
         let mut state = 0xB7E1_5162_u32;
         // The hits of `count` pieces mixed, walked and searched: the two must agree.
         let mut mixed_hits = |count: usize| {
@@ -231,7 +236,7 @@ mod tests {
         assert!(hits > 50_000, "the mixes should hold the words: {hits}");
         // Long mixes, walked in parts.
         let long_hits: usize = (0..400).map(|round| mixed_hits(300 + round)).sum();
-        assert!(long_hits > 100_000, "the long mixes should hold the words: {long_hits}");
+        assert!(long_hits > 60_000, "the long mixes should hold the words: {long_hits}");
     }
 
     /// A word marked to start one is found at the text's start, after punctuation, space or a

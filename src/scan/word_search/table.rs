@@ -1,0 +1,145 @@
+//! The automaton's transitions laid out again for the walk, in fewer bytes. The library's DFA
+//! gives every byte that is in a word a column of its own, an upper-case letter apart from its
+//! lower-case one, and pads each row to a power of two: for the scanner's words, 88 columns in
+//! rows of 128 (1.7 MB). Here a letter's two cases share a column and a row is as long as its
+//! columns (50, and one more for a match's words: 0.7 MB), so the rows a walk of prose keeps
+//! stepping through take fewer cache lines, and the whole table fits the core's own cache.
+
+use std::collections::HashMap;
+
+use aho_corasick::Anchored;
+use aho_corasick::automaton::{Automaton, StateID};
+use aho_corasick::dfa::DFA;
+
+pub(super) struct Table {
+    /// Each byte's column: bytes that are the same letter but for ASCII case share one, and
+    /// bytes in no word (whatever their case) share one.
+    columns: [u8; 256],
+    /// A row's length: a state's next state in each column, then (in a match state's row)
+    /// where its words are in `ending`.
+    stride: usize,
+    /// The rows: a state is the offset of its row, and the state after it in a column is at
+    /// `state + column`.
+    next: Vec<u32>,
+    /// The states where a word ends come last, from this one on.
+    first_match: u32,
+    /// Where a walk starts.
+    pub start: u32,
+    /// The words that end at each match state, from `first_match` on: (word, length).
+    ending: Vec<Box<[(u32, u32)]>>,
+    /// The longest word's length.
+    pub longest: usize,
+}
+
+impl Table {
+    /// `dfa`'s states and transitions, read through its own stepping: `dfa` is ASCII
+    /// case-insensitive over `words`.
+    pub fn of<'a>(dfa: &DFA, words: impl IntoIterator<Item = &'a [u8]>) -> Table {
+        let mut in_words = [false; 256];
+        for word in words {
+            for byte in word {
+                in_words[usize::from(byte.to_ascii_lowercase())] = true;
+            }
+        }
+        // A byte in no word steps like any other such byte: the automaton holds no
+        // transition on it, so it falls back to the start state's.
+        let mut column_of_folded: HashMap<Option<u8>, u8> = HashMap::new();
+        let mut firsts: Vec<u8> = Vec::new();
+        let columns: [u8; 256] = std::array::from_fn(|b| {
+            let folded = (b as u8).to_ascii_lowercase();
+            let key = in_words[usize::from(folded)].then_some(folded);
+            *column_of_folded.entry(key).or_insert_with(|| {
+                firsts.push(b as u8);
+                u8::try_from(firsts.len() - 1).expect("at most 256 columns")
+            })
+        });
+        // A row: a state's next state by column, then which of `ending` is the state's.
+        let stride = firsts.len() + 1;
+
+        // Every state a walk reaches, first found first, with the state after it in each
+        // column; `index` by the library's state id.
+        let start = dfa.start_state(Anchored::No).expect("an unanchored automaton");
+        let mut found = vec![start];
+        let mut index: Vec<Option<usize>> = Vec::new();
+        let mut targets: Vec<usize> = Vec::new();
+        let mut index_of = |state: StateID, found: &mut Vec<StateID>| {
+            let at = state.as_usize();
+            if index.len() <= at {
+                index.resize(at + 1, None);
+            }
+            *index[at].get_or_insert_with(|| {
+                found.push(state);
+                found.len() - 1
+            })
+        };
+        index_of(start, &mut found);
+        let mut i = 0;
+        while let Some(&state) = found.get(i) {
+            for &byte in &firsts {
+                let to = dfa.next_state(Anchored::No, state, byte);
+                assert!(!dfa.is_dead(to), "a walk of an unanchored search never dies");
+                targets.push(index_of(to, &mut found));
+            }
+            i += 1;
+        }
+        // Match states last, so that one compare tells them; each numbered by where its row
+        // starts.
+        let (mut order, matching): (Vec<usize>, Vec<usize>) = (0..found.len()).partition(|&i| !dfa.is_match(found[i]));
+        let first_match = order.len() * stride;
+        order.extend(&matching);
+        let mut row_of = vec![0u32; found.len()];
+        for (row, &i) in order.iter().enumerate() {
+            row_of[i] = u32::try_from(row * stride).expect("the trigger words make fewer states");
+        }
+        let mut next = vec![0u32; order.len() * stride];
+        for (row, &i) in next.chunks_mut(stride).zip(&order) {
+            for (cell, &to) in row.iter_mut().zip(&targets[i * firsts.len()..][..firsts.len()]) {
+                *cell = row_of[to];
+            }
+        }
+        for (i, row) in next[first_match..].chunks_mut(stride).enumerate() {
+            row[stride - 1] = i as u32;
+        }
+        let ending = matching
+            .iter()
+            .map(|&i| {
+                let state = found[i];
+                (0..dfa.match_len(state))
+                    .map(|i| {
+                        let word = dfa.match_pattern(state, i);
+                        (word.as_u32(), dfa.pattern_len(word) as u32)
+                    })
+                    .collect()
+            })
+            .collect();
+        Table {
+            columns,
+            stride,
+            next,
+            first_match: first_match as u32,
+            start: row_of[0],
+            ending,
+            longest: dfa.max_pattern_len(),
+        }
+    }
+
+    /// The state after `byte`.
+    #[inline(always)]
+    pub fn next(&self, state: u32, byte: u8) -> u32 {
+        self.next[state as usize + usize::from(self.columns[usize::from(byte)])]
+    }
+
+    /// Whether a word ends at `state`.
+    #[inline(always)]
+    pub fn is_match(&self, state: u32) -> bool {
+        state >= self.first_match
+    }
+
+    /// The words that end at `state`: (word, length).
+    pub fn words_ending(&self, state: u32) -> &[(u32, u32)] {
+        if state < self.first_match {
+            return &[];
+        }
+        &self.ending[self.next[state as usize + self.stride - 1] as usize]
+    }
+}
