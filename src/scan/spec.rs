@@ -34,11 +34,15 @@ pub fn check(sink: &mut Sink, parsed: Result<&ParsedSkill, String>, folder_name:
     // looked up in them.
     let mut yaml_lines: Vec<(usize, &str)> = Vec::with_capacity(line_count(yaml));
     yaml_lines.extend(super::text::lines_inclusive(yaml).map(|(offset, line)| (yaml_start + offset, line)));
-    // Which of the frontmatter's lines a top-level key is on.
+    // Which of the frontmatter's lines a top-level key is on. Each key is looked for on every
+    // line: a line that does not start with the key's first byte is passed over without
+    // comparing the rest.
     let key_line = |key: &str| -> Option<usize> {
-        yaml_lines
-            .iter()
-            .position(|(_, line)| line.strip_prefix(key).is_some_and(|rest| rest.trim_start().starts_with(':')))
+        let first = *key.as_bytes().first()?;
+        yaml_lines.iter().position(|(_, line)| {
+            line.as_bytes().first() == Some(&first)
+                && line.strip_prefix(key).is_some_and(|rest| rest.trim_start().starts_with(':'))
+        })
     };
     // Byte range of a frontmatter line, or (0, 0) for none.
     let line_range = |i: Option<usize>| -> (usize, usize) {
@@ -69,7 +73,8 @@ pub fn check(sink: &mut Sink, parsed: Result<&ParsedSkill, String>, folder_name:
         None => sink.report("spec-description", 0, 3, "no description"),
         Some(d) => {
             let (s, e) = key_at("description");
-            let chars = d.chars().count();
+            // No more characters than bytes: most descriptions are too short to count.
+            let chars = if d.len() > MAX_DESCRIPTION { d.chars().count() } else { d.len() };
             if chars > MAX_DESCRIPTION {
                 sink.report(
                     "spec-description",
@@ -78,12 +83,14 @@ pub fn check(sink: &mut Sink, parsed: Result<&ParsedSkill, String>, folder_name:
                     format!("description is {chars} characters, over {MAX_DESCRIPTION}"),
                 );
             }
-            if d.contains(['<', '>']) {
+            if memchr::memchr2(b'<', b'>', d.as_bytes()).is_some() {
                 sink.report("spec-description-angle", s, e, "description contains < or >");
             }
         }
     }
-    if let Some(c) = fm.compatibility.as_deref().filter(|c| c.chars().count() > MAX_COMPATIBILITY) {
+    if let Some(c) =
+        fm.compatibility.as_deref().filter(|c| c.len() > MAX_COMPATIBILITY && c.chars().count() > MAX_COMPATIBILITY)
+    {
         let (s, e) = key_at("compatibility");
         sink.report(
             "spec-compatibility",
@@ -178,7 +185,7 @@ fn line_count(text: &str) -> usize {
 
 /// What is wrong with a name, by the spec's rules.
 pub fn name_problem(name: &str) -> Option<String> {
-    let len = name.chars().count();
+    let len = if name.len() > MAX_NAME { name.chars().count() } else { name.len() };
     if len == 0 || len > MAX_NAME {
         return Some(format!("name is {len} characters; the spec allows 1-{MAX_NAME}"));
     }
@@ -291,6 +298,20 @@ mod tests {
         let report = scanned("d", &body("é\n".repeat(501)));
         let message = &report.spec_findings().next().expect("over the line limit").message;
         assert!(message.starts_with("body is 501 lines and about 251 tokens"), "{message}");
+    }
+
+    /// The name's and the description's limits are in characters: more bytes than the limit
+    /// is not too long, and more characters is.
+    #[test]
+    fn limits_count_characters() {
+        let desc = |text: String| format!("---\nname: d\ndescription: {text}\n---\n");
+        assert!(spec_ids("d", &desc("é".repeat(1000))).is_empty(), "2,000 bytes, 1,000 characters");
+        let report = scanned("d", &desc("é".repeat(1025)));
+        let found: Vec<&str> = report.spec_findings().map(|f| f.message.as_str()).collect();
+        assert_eq!(found, ["description is 1025 characters, over 1024"]);
+        assert!(name_problem(&"é".repeat(40)).is_some_and(|p| p.contains("has 'é'")), "80 bytes, 40 characters");
+        assert!(name_problem(&"é".repeat(65)).is_some_and(|p| p.starts_with("name is 65 characters")));
+        assert!(name_problem("").is_some_and(|p| p.starts_with("name is 0 characters")));
     }
 
     #[test]
