@@ -3,7 +3,8 @@
 //! lower-case one, and pads each row to a power of two: for the scanner's words, 88 columns in
 //! rows of 128 (1.7 MB). Here a letter's two cases share a column and a row is as long as its
 //! columns (50, and one more for a match's words: 0.7 MB), so the rows a walk of prose keeps
-//! stepping through take fewer cache lines, and the whole table fits the core's own cache.
+//! stepping through take fewer cache lines, and the whole table fits a core's second-level
+//! cache.
 
 use std::collections::HashMap;
 
@@ -116,7 +117,7 @@ impl Table {
             columns,
             stride,
             next,
-            first_match: first_match as u32,
+            first_match: u32::try_from(first_match).expect("the trigger words make fewer states"),
             start: row_of[0],
             ending,
             longest: dfa.max_pattern_len(),
