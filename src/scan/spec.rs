@@ -73,9 +73,7 @@ pub fn check(sink: &mut Sink, parsed: Result<&ParsedSkill, String>, folder_name:
         None => sink.report("spec-description", 0, 3, "no description"),
         Some(d) => {
             let (s, e) = key_at("description");
-            // No more characters than bytes: most descriptions are too short to count.
-            let chars = if d.len() > MAX_DESCRIPTION { d.chars().count() } else { d.len() };
-            if chars > MAX_DESCRIPTION {
+            if let Some(chars) = chars_over(d, MAX_DESCRIPTION) {
                 sink.report(
                     "spec-description",
                     s,
@@ -88,15 +86,13 @@ pub fn check(sink: &mut Sink, parsed: Result<&ParsedSkill, String>, folder_name:
             }
         }
     }
-    if let Some(c) =
-        fm.compatibility.as_deref().filter(|c| c.len() > MAX_COMPATIBILITY && c.chars().count() > MAX_COMPATIBILITY)
-    {
+    if let Some(chars) = fm.compatibility.as_deref().and_then(|c| chars_over(c, MAX_COMPATIBILITY)) {
         let (s, e) = key_at("compatibility");
         sink.report(
             "spec-compatibility",
             s,
             e,
-            format!("compatibility is {} characters, over {MAX_COMPATIBILITY}", c.chars().count()),
+            format!("compatibility is {chars} characters, over {MAX_COMPATIBILITY}"),
         );
     }
     if fm.allowed_tools.as_ref().is_some_and(|a| a.written_as_list) {
@@ -183,10 +179,19 @@ fn line_count(text: &str) -> usize {
     memchr::memchr_iter(b'\n', text.as_bytes()).count() + usize::from(!text.is_empty() && !text.ends_with('\n'))
 }
 
+/// How many characters `text` has, when that is more than `limit`. A text has no more
+/// characters than bytes: one within the limit in bytes is not counted, as most are.
+fn chars_over(text: &str, limit: usize) -> Option<usize> {
+    if text.len() <= limit {
+        return None;
+    }
+    let chars = text.chars().count();
+    (chars > limit).then_some(chars)
+}
+
 /// What is wrong with a name, by the spec's rules.
 pub fn name_problem(name: &str) -> Option<String> {
-    let len = if name.len() > MAX_NAME { name.chars().count() } else { name.len() };
-    if len == 0 || len > MAX_NAME {
+    if let Some(len) = chars_over(name, MAX_NAME).or(name.is_empty().then_some(0)) {
         return Some(format!("name is {len} characters; the spec allows 1-{MAX_NAME}"));
     }
     if let Some(c) = name.chars().find(|c| !(c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '-')) {
@@ -309,6 +314,11 @@ mod tests {
         let report = scanned("d", &desc("é".repeat(1025)));
         let found: Vec<&str> = report.spec_findings().map(|f| f.message.as_str()).collect();
         assert_eq!(found, ["description is 1025 characters, over 1024"]);
+        let compat = |text: String| format!("---\nname: d\ndescription: x\ncompatibility: {text}\n---\n");
+        assert!(spec_ids("d", &compat("é".repeat(500))).is_empty(), "1,000 bytes, 500 characters");
+        let report = scanned("d", &compat("é".repeat(501)));
+        let found: Vec<&str> = report.spec_findings().map(|f| f.message.as_str()).collect();
+        assert_eq!(found, ["compatibility is 501 characters, over 500"]);
         assert!(name_problem(&"é".repeat(40)).is_some_and(|p| p.contains("has 'é'")), "80 bytes, 40 characters");
         assert!(name_problem(&"é".repeat(65)).is_some_and(|p| p.starts_with("name is 65 characters")));
         assert!(name_problem("").is_some_and(|p| p.starts_with("name is 0 characters")));
