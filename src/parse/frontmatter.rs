@@ -46,22 +46,32 @@ pub struct Split<'a> {
     pub body_line: usize,
 }
 
-/// Splits a SKILL.md (already decoded, BOM removed) into frontmatter and body.
+/// The start of a line that may close the frontmatter: built once, as a searcher's setup costs
+/// more than searching one frontmatter.
+static CLOSING: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+    std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\n---"));
+
+/// Splits a SKILL.md (already decoded, BOM removed) into frontmatter and body. The closing
+/// `---` is found by a vectorised search for a line that starts with it, not line by line: the
+/// build splits every SKILL.md, and the scanner's spec check splits it again.
 pub fn split(text: &str) -> Split<'_> {
     let no_frontmatter = Split { yaml: None, yaml_line: 1, body: text, body_line: 1 };
-    let Some(first_end) = text.find('\n') else {
+    let Some(first_end) = memchr::memchr(b'\n', text.as_bytes()) else {
         return no_frontmatter;
     };
     if text[..first_end].trim_end() != "---" {
         return no_frontmatter;
     }
     let yaml_start = first_end + 1;
-    let mut offset = yaml_start;
-    let mut line = 2;
-    while offset <= text.len() {
-        let end = memchr::memchr(b'\n', &text.as_bytes()[offset..]).map_or(text.len(), |i| offset + i);
-        if text[offset..end].trim_end() == "---" {
+    let bytes = text.as_bytes();
+    // Each "\n---" from the opening line's newline on starts a line that may close it: the
+    // first whose rest is blank does.
+    for at in CLOSING.find_iter(&bytes[first_end..]).map(|i| first_end + i) {
+        let offset = at + 1;
+        let end = memchr::memchr(b'\n', &bytes[offset..]).map_or(text.len(), |i| offset + i);
+        if text[offset + 3..end].trim_end().is_empty() {
             let body_start = (end + 1).min(text.len());
+            let line = 2 + memchr::memchr_iter(b'\n', &bytes[yaml_start..offset]).count();
             return Split {
                 yaml: Some(&text[yaml_start..offset]),
                 yaml_line: 2,
@@ -69,11 +79,6 @@ pub fn split(text: &str) -> Split<'_> {
                 body_line: line + 1,
             };
         }
-        if end == text.len() {
-            break;
-        }
-        offset = end + 1;
-        line += 1;
     }
     // An opening `---` with no closing one: not frontmatter, the whole file is body.
     no_frontmatter
@@ -290,6 +295,50 @@ mod tests {
         assert_eq!(split.body_line, 5);
         assert_eq!(super::split("# no frontmatter").yaml, None);
         assert_eq!(super::split("---\nname: a\nno close").yaml, None);
+    }
+
+    /// The closing line found by searching equals the one a walk line by line finds, on the
+    /// shapes real files have: CRLF, trailing spaces, `----`, `--- x`, an empty frontmatter,
+    /// `---` indented in a block scalar, `---` as the last bytes.
+    #[test]
+    fn split_closes_where_a_line_walk_does() {
+        fn walked(text: &str) -> Option<(&str, usize, usize)> {
+            let mut lines = text.split_inclusive('\n');
+            if lines.next()?.trim_end() != "---" {
+                return None;
+            }
+            let yaml_start = text.find('\n')? + 1;
+            let mut offset = yaml_start;
+            for (i, line) in lines.enumerate() {
+                if line.trim_end() == "---" {
+                    let body_start = offset + line.len();
+                    return Some((&text[yaml_start..offset], body_start, i + 3));
+                }
+                offset += line.len();
+            }
+            None
+        }
+        let texts = [
+            "---\nname: a\n---\nbody\n",
+            "---\r\nname: a\r\n---\r\nbody",
+            "---  \nname: a\n---\t \n",
+            "---\n---\n# empty\n",
+            "---\nname: a\n----\n--- x\n---",
+            "---\nd: |\n  ---\n  text\n---\nafter\n---\n",
+            "---\nname: a\nno close\n",
+            "---\n",
+            "---",
+            "--- \n\n\n---\n\n",
+            "# no frontmatter\n---\n",
+        ];
+        for text in texts {
+            let split = split(text);
+            let found = split.yaml.map(|yaml| (yaml, text.len() - split.body.len(), split.body_line));
+            assert_eq!(found, walked(text), "{text:?}");
+            if found.is_none() {
+                assert_eq!((split.body, split.body_line), (text, 1), "{text:?}");
+            }
+        }
     }
 
     #[test]
