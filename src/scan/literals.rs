@@ -349,11 +349,27 @@ fn necessary_all_in(hir: &Hir, max: usize) -> Option<Vec<Vec<String>>> {
         && let Err(mut candidates) = pieces(parts)
     {
         candidates.sort_by(|a, b| rarity(a).total_cmp(&rarity(b)));
-        for mut words in candidates {
-            fewest_words(&mut words);
-            let long_enough = |w: &str| w.len() >= 4 || (w.len() >= 3 && !w.bytes().all(|b| b.is_ascii_alphabetic()));
-            if sets.len() < max && !sets.contains(&words) && words.iter().all(|w| long_enough(text_of(w))) {
-                sets.push(words);
+        for words in &mut candidates {
+            fewest_words(words);
+        }
+        let long_enough = |w: &str| w.len() >= 4 || (w.len() >= 3 && !w.bytes().all(|b| b.is_ascii_alphabetic()));
+        for words in &candidates {
+            if sets.len() < max && !sets.contains(words) && words.iter().all(|w| long_enough(text_of(w))) {
+                sets.push(words.clone());
+            }
+        }
+        // A pattern found by one set alone is found by its most common words ("checks" for
+        // "do not log the checks"): a set of three-letter whole words ("not", "log") is
+        // rare enough to be a second.
+        if sets.len() == 1 {
+            let whole_word = |w: &str| starts_word(w) && ends_word(w) && text_of(w).len() >= 3;
+            for words in &candidates {
+                if sets.len() < max
+                    && !sets.contains(words)
+                    && words.iter().all(|w| long_enough(text_of(w)) || whole_word(w))
+                {
+                    sets.push(words.clone());
+                }
             }
         }
     }

@@ -71,9 +71,8 @@ static SEARCH: LazyLock<Search> = LazyLock::new(|| {
     let slots = literals.len();
     let keyword_sets = keywords::literal_sets();
     let owned = literals.iter().map(Vec::as_slice).enumerate();
-    let words = WordSearch::new(
-        owned.chain(keyword_sets.iter().enumerate().map(|(i, (_, _, set))| (slots + i, set.as_slice()))),
-    );
+    let words =
+        WordSearch::new(owned.chain(keyword_sets.iter().enumerate().map(|(i, set)| (slots + i, set.words.as_slice()))));
     let keyword_sets = words
         .owners
         .iter()

@@ -256,14 +256,27 @@ impl Branches {
     }
 }
 
-/// Every part's sets of literals with the branch of its pattern they are of, in bit order.
-pub(crate) fn literal_sets() -> Vec<(Part, usize, Vec<String>)> {
-    let mut out = Vec::new();
+/// A set of literals (one bit of [`Found`]), with the branches of the parts' patterns it is a
+/// set of: the same set in several branches or parts ("https://", a credential's names) is
+/// searched and counted once.
+pub(crate) struct LiteralSet {
+    pub words: Vec<String>,
+    pub of: Vec<(Part, usize)>,
+}
+
+/// Every distinct set of literals of every part's branches, in bit order.
+pub(crate) fn literal_sets() -> Vec<LiteralSet> {
+    let mut out: Vec<LiteralSet> = Vec::new();
     for part in PARTS {
         let branches = crate::scan::literals::necessary_branches(&pattern(part).as_compiled_str(), SETS_PER_PATTERN)
             .unwrap_or_else(|| panic!("{part:?}: no literal to find it by"));
         for (branch, sets) in branches.into_iter().enumerate() {
-            out.extend(sets.into_iter().map(|set| (part, branch, set)));
+            for words in sets {
+                match out.iter_mut().find(|set| set.words == words) {
+                    Some(set) => set.of.push((part, branch)),
+                    None => out.push(LiteralSet { words, of: vec![(part, branch)] }),
+                }
+            }
         }
     }
     out
@@ -274,15 +287,17 @@ static SEARCH: LazyLock<Search> = LazyLock::new(|| {
     assert!(sets.len() <= 128, "one bit per set");
     let mut branches = vec![Vec::new(); PARTS.len()];
     let mut masks = [0u128; PARTS.len()];
-    for (bit, (part, branch, _)) in sets.iter().enumerate() {
-        let of_part: &mut Vec<u128> = &mut branches[*part as usize];
-        if of_part.len() <= *branch {
-            of_part.resize(branch + 1, 0);
+    for (bit, set) in sets.iter().enumerate() {
+        for (part, branch) in &set.of {
+            let of_part: &mut Vec<u128> = &mut branches[*part as usize];
+            if of_part.len() <= *branch {
+                of_part.resize(branch + 1, 0);
+            }
+            of_part[*branch] |= 1 << bit;
+            masks[*part as usize] |= 1 << bit;
         }
-        of_part[*branch] |= 1 << bit;
-        masks[*part as usize] |= 1 << bit;
     }
-    let words = WordSearch::new(sets.iter().map(|(_, _, set)| set.as_slice()).enumerate());
+    let words = WordSearch::new(sets.iter().map(|set| set.words.as_slice()).enumerate());
     let found = words.owners.iter().map(|bits| Found::of_sets(bits.iter().copied())).collect();
     let lists = [Part::FetchVerb, Part::Url];
     let behaviour_branches = Branches::new(
@@ -383,11 +398,26 @@ mod tests {
         assert!(answers[0] > 1000 && answers[1] > 1000, "both answers should come up: {answers:?}");
     }
 
+    /// A set of literals in several branches or parts is one bit; a branch its common words
+    /// alone would find ("checks") needs its three-letter whole words too ("not", "log").
+    #[test]
+    fn sets_are_shared_and_common_words_need_company() {
+        let sets = literal_sets();
+        for (i, set) in sets.iter().enumerate() {
+            assert!(sets[i + 1..].iter().all(|other| other.words != set.words), "{:?} twice", set.words);
+        }
+        assert!(sets.iter().any(|set| set.of.len() > 1), "some set should be shared");
+        assert!(!found("Report the checks, warnings and failures in the summary.").drop_evidence());
+        assert!(found("Do not log the checks.").drop_evidence());
+        assert!(DROP_EVIDENCE.is_match("Do not log the checks."));
+    }
+
     #[test]
     fn every_part_has_literals_to_be_found_by() {
         let sets = literal_sets();
         for part in PARTS {
-            let of_part: Vec<&Vec<String>> = sets.iter().filter(|(p, _, _)| *p == part).map(|(_, _, s)| s).collect();
+            let of_part: Vec<&Vec<String>> =
+                sets.iter().filter(|s| s.of.iter().any(|(p, _)| *p == part)).map(|s| &s.words).collect();
             assert!(!of_part.is_empty(), "{part:?} would never be read");
             for set in of_part {
                 assert!(set.iter().all(|w| w.len() >= 2 && w.is_ascii()), "{part:?}: {set:?}");
