@@ -46,9 +46,18 @@ static HOSTS: LazyLock<RegexSet> =
 pub fn find(text: &str) -> Option<(&'static str, usize, usize)> {
     urls(text).find_map(|(start, after_scheme, end)| {
         let rest = &text[after_scheme..end];
-        let rest = rest.split_once('@').map_or(rest, |(_, after)| after);
+        let rest = memchr::memchr(b'@', rest.as_bytes()).map_or(rest, |at| &rest[at + 1..]);
         kind_of(rest).map(|kind| (kind, start, end))
     })
+}
+
+/// What every URL holds: searched with one searcher built once, as building one costs more
+/// than searching most prose regions.
+static SEPARATOR: LazyLock<memchr::memmem::Finder<'static>> = LazyLock::new(|| memchr::memmem::Finder::new("://"));
+
+/// Where the first `://` of `text` is.
+pub fn url_separator(text: &str) -> Option<usize> {
+    SEPARATOR.find(text.as_bytes())
 }
 
 /// The URLs of `text`, as (start, end of the `://`, end): a scheme (`http`, `https`, `ws`,
@@ -56,7 +65,7 @@ pub fn find(text: &str) -> Option<(&'static str, usize, usize)> {
 /// space, a quote, a bracket or a backslash; the same as [`URL_PATTERN`] finds. Read from each
 /// `://` outwards: nearly all of the text is prose, which a regex search would walk for schemes.
 fn urls(text: &str) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
-    let mut separators = memchr::memmem::find_iter(text.as_bytes(), "://");
+    let mut separators = SEPARATOR.find_iter(text.as_bytes());
     let mut from = 0;
     std::iter::from_fn(move || {
         loop {
@@ -112,13 +121,33 @@ const MAY_END_URL: [bool; 256] = {
     table
 };
 
+/// The schemes [`urls`] reads, longest first where one ends another.
+const SCHEMES: [&str; 5] = ["https", "http", "wss", "ws", "ftp"];
+
 /// Where the scheme that `before` ends with starts, when it ends with one at a word boundary.
+/// When the bytes a scheme may be spelled in are ASCII (nearly always), they are compared as
+/// bytes; otherwise character by character, folded.
 fn scheme_start(before: &str) -> Option<usize> {
+    let bytes = before.as_bytes();
+    let tail = &bytes[bytes.len().saturating_sub(SCHEMES[0].len())..];
+    if !tail.is_ascii() {
+        return scheme_start_folded(before);
+    }
+    SCHEMES.iter().find_map(|scheme| {
+        let start = before.len().checked_sub(scheme.len())?;
+        let spelled = bytes[start..].eq_ignore_ascii_case(scheme.as_bytes());
+        let bounded = bytes[..start].last().is_none_or(|b| !super::literals::is_word_byte(*b));
+        (spelled && bounded).then_some(start)
+    })
+}
+
+/// [`scheme_start`] for a `before` that ends with non-ASCII bytes.
+fn scheme_start_folded(before: &str) -> Option<usize> {
     // Lower-case ASCII, and LONG S, which case-insensitive matching folds to `s`.
     fn fold(c: char) -> char {
         if c == '\u{17F}' { 's' } else { c.to_ascii_lowercase() }
     }
-    for scheme in ["https", "http", "wss", "ws", "ftp"] {
+    for scheme in SCHEMES {
         let mut start = before.len();
         let mut chars = before.chars().rev();
         let spelled = scheme.chars().rev().all(|want| {

@@ -111,13 +111,18 @@ fn markdown_regions(text: &str) -> Vec<Region> {
     fences.finish(text.len())
 }
 
+/// The runs that open and close a fence, each searched with a searcher built once: every file
+/// is searched, and building one costs more than searching most.
+static FENCE_RUNS: std::sync::LazyLock<[memchr::memmem::Finder<'static>; 2]> =
+    std::sync::LazyLock::new(|| ["```", "~~~"].map(memchr::memmem::Finder::new));
+
 /// The lines whose first non-blank characters are three backticks or tildes, with where each
 /// starts, in order: the only lines that may open or close a fence, found by searching for
 /// the runs. Every other line leaves the regions as they are, and nearly all lines are prose.
 fn fence_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     let bytes = text.as_bytes();
-    let mut runs: Vec<usize> =
-        memchr::memmem::find_iter(bytes, "```").chain(memchr::memmem::find_iter(bytes, "~~~")).collect();
+    let [backticks, tildes] = &*FENCE_RUNS;
+    let mut runs: Vec<usize> = backticks.find_iter(bytes).chain(tildes.find_iter(bytes)).collect();
     runs.sort_unstable();
     let mut last_line = None;
     runs.into_iter().filter_map(move |at| {

@@ -85,6 +85,12 @@ pub fn check(sink: &mut Sink, regions: &[Region], found: &Found) {
     }
 }
 
+/// A URL, a command substitution and a process substitution: the marks of a download in prose,
+/// each searched with a searcher built once (building one costs more than searching most prose
+/// regions).
+static DOWNLOAD_MARKS: std::sync::LazyLock<[memchr::memmem::Finder<'static>; 3]> =
+    std::sync::LazyLock::new(|| ["://", "$(", "<("].map(memchr::memmem::Finder::new));
+
 /// Reads the prose lines that may hold a command: lines with inline code, and lines with a
 /// URL, a pipe or a process substitution, which every spelled-out download has. They are
 /// found by searching the region for those marks, not by visiting every line: prose is nearly
@@ -96,8 +102,8 @@ fn prose(sink: &mut Sink, start: usize, end: usize, downloads: bool) {
     // Every mark, with whether it is inline code (else a download's), in text order.
     let mut marks: Vec<(usize, bool)> =
         memchr::memchr2_iter(b'`', b'|', bytes).map(|at| (at, bytes[at] == b'`')).collect();
-    for needle in ["://", "$(", "<("] {
-        marks.extend(memchr::memmem::find_iter(bytes, needle).map(|at| (at, false)));
+    for finder in DOWNLOAD_MARKS.iter() {
+        marks.extend(finder.find_iter(bytes).map(|at| (at, false)));
     }
     marks.sort_unstable();
     let mut mark = 0;

@@ -93,7 +93,7 @@ pub(super) fn install_lures(sink: &mut Sink, base: usize, body: &str, sentences:
             continue;
         }
         let window = &body[start..window_end];
-        if memchr::memmem::find(window.as_bytes(), b"://").is_none() {
+        if crate::scan::destinations::url_separator(window).is_none() {
             continue;
         }
         let Some(verb) = commanded(&FETCH_VERB, sentence, false) else { continue };
