@@ -187,18 +187,30 @@ fn inner_cut(bytes: &[u8], i: usize) -> bool {
 
 /// Whether the byte at `at` of the sentence is quoted or inline code.
 pub(super) fn quoted(sentence: &str, at: usize) -> bool {
-    mentioned_spans(sentence).iter().any(|(s, e)| *s <= at && at < *e)
+    within(&mentioned_spans(sentence), at)
+}
+
+fn within(spans: &[(usize, usize)], at: usize) -> bool {
+    spans.iter().any(|(s, e)| *s <= at && at < *e)
 }
 
 /// The first match of `verb` that is not quoted.
 pub(super) fn said<'a>(verb: &Regex, sentence: &'a str) -> Option<regex::Match<'a>> {
-    verb.find_iter(sentence).find(|m| !quoted(sentence, m.start()))
+    first_unquoted(verb, sentence, |_| true)
 }
 
 /// The first match of `verb` that is not quoted and is said as a command (or anywhere, in
 /// hidden text, which has no reason to be there but to be obeyed).
 pub(super) fn commanded<'a>(verb: &Regex, sentence: &'a str, hidden: bool) -> Option<regex::Match<'a>> {
-    verb.find_iter(sentence).find(|m| !quoted(sentence, m.start()) && (hidden || imperative(sentence, m.start())))
+    first_unquoted(verb, sentence, |at| hidden || imperative(sentence, at))
+}
+
+/// The first match of `verb` that is not quoted and passes `also`. The sentence's quoted
+/// spans are found once, at its first match: a verb pattern matches a sentence several times.
+fn first_unquoted<'a>(verb: &Regex, sentence: &'a str, also: impl Fn(usize) -> bool) -> Option<regex::Match<'a>> {
+    let spans = std::cell::OnceCell::new();
+    verb.find_iter(sentence)
+        .find(|m| !within(spans.get_or_init(|| mentioned_spans(sentence)), m.start()) && also(m.start()))
 }
 
 /// Words that may stand before an imperative verb in its clause: "then", "you must",
@@ -261,7 +273,7 @@ pub(super) fn imperative(sentence: &str, at: usize) -> bool {
     clause
         .split(|c: char| !c.is_alphanumeric() && c != '\'')
         .filter(|w| !w.is_empty() && !w.bytes().all(|b| b.is_ascii_digit()))
-        .all(|w| LEAD_INS.contains(&w.to_ascii_lowercase().as_str()))
+        .all(|w| LEAD_INS.iter().any(|lead_in| lead_in.eq_ignore_ascii_case(w)))
 }
 
 /// Whether the sentence as a whole is a command: its first word is a verb of doing.
