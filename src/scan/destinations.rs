@@ -124,45 +124,38 @@ const MAY_END_URL: [bool; 256] = {
 /// The schemes [`urls`] reads, longest first where one ends another.
 const SCHEMES: [&str; 5] = ["https", "http", "wss", "ws", "ftp"];
 
-/// Where the scheme that `before` ends with starts, when it ends with one at a word boundary.
-/// When the bytes a scheme may be spelled in are ASCII (nearly always), they are compared as
-/// bytes; otherwise character by character, folded.
+/// Where the scheme that `before` ends with starts, when it ends with one at a word boundary
+/// (the byte before is not an ASCII letter, digit or `_`). When the bytes a scheme may be
+/// spelled in are ASCII (nearly always), they are compared as bytes; otherwise character by
+/// character, folded.
 fn scheme_start(before: &str) -> Option<usize> {
     let bytes = before.as_bytes();
-    let tail = &bytes[bytes.len().saturating_sub(SCHEMES[0].len())..];
-    if !tail.is_ascii() {
-        return scheme_start_folded(before);
-    }
+    let ascii = bytes[bytes.len().saturating_sub(SCHEMES[0].len())..].is_ascii();
     SCHEMES.iter().find_map(|scheme| {
-        let start = before.len().checked_sub(scheme.len())?;
-        let spelled = bytes[start..].eq_ignore_ascii_case(scheme.as_bytes());
-        let bounded = bytes[..start].last().is_none_or(|b| !super::literals::is_word_byte(*b));
-        (spelled && bounded).then_some(start)
+        let start = if ascii { spelled_as_bytes(bytes, scheme) } else { spelled_folded(before, scheme) }?;
+        bytes[..start].last().is_none_or(|b| !super::literals::is_word_byte(*b)).then_some(start)
     })
 }
 
-/// [`scheme_start`] for a `before` that ends with non-ASCII bytes.
-fn scheme_start_folded(before: &str) -> Option<usize> {
-    // Lower-case ASCII, and LONG S, which case-insensitive matching folds to `s`.
-    fn fold(c: char) -> char {
-        if c == '\u{17F}' { 's' } else { c.to_ascii_lowercase() }
-    }
-    for scheme in SCHEMES {
-        let mut start = before.len();
-        let mut chars = before.chars().rev();
-        let spelled = scheme.chars().rev().all(|want| {
-            chars.next().is_some_and(|c| {
-                start -= c.len_utf8();
-                fold(c) == want
-            })
-        });
-        // An ASCII word boundary: the byte before is not an ASCII letter, digit or `_`.
-        let bounded = || before[..start].bytes().next_back().is_none_or(|b| !super::literals::is_word_byte(b));
-        if spelled && bounded() {
-            return Some(start);
-        }
-    }
-    None
+/// Where `scheme` starts when `before` ends with it, in any ASCII case.
+fn spelled_as_bytes(before: &[u8], scheme: &str) -> Option<usize> {
+    let start = before.len().checked_sub(scheme.len())?;
+    before[start..].eq_ignore_ascii_case(scheme.as_bytes()).then_some(start)
+}
+
+/// [`spelled_as_bytes`] for a `before` that ends with non-ASCII bytes: compared character by
+/// character, lower-cased, and with LONG S as `s`, as case-insensitive matching folds it.
+fn spelled_folded(before: &str, scheme: &str) -> Option<usize> {
+    let fold = |c: char| if c == '\u{17F}' { 's' } else { c.to_ascii_lowercase() };
+    let mut start = before.len();
+    let mut chars = before.chars().rev();
+    let spelled = scheme.chars().rev().all(|want| {
+        chars.next().is_some_and(|c| {
+            start -= c.len_utf8();
+            fold(c) == want
+        })
+    });
+    spelled.then_some(start)
 }
 
 /// The kind of a URL's host and path (`host[:port]/path`), when it is a risky one.
