@@ -53,7 +53,7 @@ static CLOSING: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
 
 /// Splits a SKILL.md (already decoded, BOM removed) into frontmatter and body. The closing
 /// `---` is found by a vectorised search for a line that starts with it, not line by line: the
-/// build splits every SKILL.md, and the scanner's spec check splits it again.
+/// build splits every SKILL.md.
 pub fn split(text: &str) -> Split<'_> {
     let no_frontmatter = Split { yaml: None, yaml_line: 1, body: text, body_line: 1 };
     let Some(first_end) = memchr::memchr(b'\n', text.as_bytes()) else {

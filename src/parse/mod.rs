@@ -22,6 +22,9 @@ pub struct ParsedSkill {
     pub frontmatter: Frontmatter,
     /// The whole file as text (BOM removed, line endings as written).
     pub text: String,
+    /// Byte range of the frontmatter's YAML within `text`, between its `---` lines; `None`
+    /// without frontmatter. Found once, here: the spec check places its notes by it.
+    pub yaml: Option<std::ops::Range<usize>>,
     /// Byte offset of the body within `text`.
     pub body_start: usize,
     /// 1-based line of SKILL.md where the body starts.
@@ -81,10 +84,14 @@ pub fn parse_skill(path: &Path, bytes: &[u8]) -> Result<ParsedSkill, Diagnostic>
             (read.frontmatter, reading)
         }
     };
+    let yaml = split.yaml.map(|yaml| {
+        let start = yaml.as_ptr() as usize - text.as_ptr() as usize;
+        start..start + yaml.len()
+    });
     let body_start = text.len() - split.body.len();
     let body_line = split.body_line;
     let outline = markdown::outline(&text[body_start..], body_line);
-    Ok(ParsedSkill { frontmatter, text: text.into_owned(), body_start, body_line, outline, diagnostics, reading })
+    Ok(ParsedSkill { frontmatter, text: text.into_owned(), yaml, body_start, body_line, outline, diagnostics, reading })
 }
 
 /// Why a decoded SKILL.md is no Markdown any agent reads, and the line that shows it.
@@ -167,6 +174,25 @@ fn lossy_utf8(bytes: &[u8]) -> (Cow<'_, str>, bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The frontmatter's place is where the split found its YAML, in the text as decoded (a
+    /// BOM removed, CRLF kept), and none without frontmatter.
+    #[test]
+    fn the_yaml_range_is_the_split_yaml() {
+        let files: [&[u8]; 4] = [
+            b"---\nname: a\ndescription: b\n---\n# A\n",
+            b"\xEF\xBB\xBF---\r\nname: a\r\ndescription: b\r\n---  \r\nbody\r\n",
+            b"---\n---\nbody\n",
+            b"# no frontmatter\n",
+        ];
+        for bytes in files {
+            let parsed = parse_skill(Path::new("SKILL.md"), bytes).unwrap();
+            let yaml = parsed.yaml.clone().map(|range| &parsed.text[range]);
+            assert_eq!(yaml, frontmatter::split(&parsed.text).yaml, "{:?}", parsed.text);
+        }
+        let parsed = parse_skill(Path::new("SKILL.md"), b"\xEF\xBB\xBF---\r\nname: a\r\n---\r\n").unwrap();
+        assert_eq!(parsed.yaml, Some(5..14));
+    }
 
     #[test]
     fn decodes_boms_and_utf16() {

@@ -3,7 +3,6 @@
 
 use super::Sink;
 use crate::parse::ParsedSkill;
-use crate::parse::frontmatter::split;
 
 /// The top-level keys the spec knows.
 pub const SPEC_KEYS: &[&str] = &["name", "description", "license", "compatibility", "metadata", "allowed-tools"];
@@ -27,9 +26,9 @@ pub fn check(sink: &mut Sink, parsed: Result<&ParsedSkill, String>, folder_name:
             return;
         }
     };
-    let split = split(text);
-    let yaml = split.yaml.unwrap_or("");
-    let yaml_start = split.yaml.map_or(0, |y| y.as_ptr() as usize - text.as_ptr() as usize);
+    // Where the parser found the frontmatter: `text` is the file it parsed.
+    let (yaml_start, yaml) =
+        parsed.yaml.clone().and_then(|range| Some((range.start, text.get(range)?))).unwrap_or((0, ""));
     // The frontmatter's top-level lines, each with its place among all its lines: a key is
     // looked for on these alone, as a key that is not indented starts one.
     let top_level: Vec<(usize, usize, &str)> = super::text::lines_inclusive(yaml)

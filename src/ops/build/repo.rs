@@ -407,8 +407,16 @@ pub(super) fn read_skill(
     // The outline served analysis and the scanner, whose results the pages read; neither the
     // cache nor the catalog keeps it (about a quarter of a skill's size in both). The text is
     // kept apart from the rest (`incr::SkillText`).
-    let parse::ParsedSkill { frontmatter, text, body_start, diagnostics, reading: read_as, body_line: _, outline: _ } =
-        parsed;
+    let parse::ParsedSkill {
+        frontmatter,
+        text,
+        body_start,
+        diagnostics,
+        reading: read_as,
+        body_line: _,
+        outline: _,
+        yaml: _,
+    } = parsed;
     let loaded = LoadedSkill {
         compatibility: frontmatter.compatibility.clone(),
         body_start,
