@@ -352,25 +352,25 @@ fn necessary_all_in(hir: &Hir, max: usize) -> Option<Vec<Vec<String>>> {
         for words in &mut candidates {
             fewest_words(words);
         }
-        let long_enough = |w: &str| w.len() >= 4 || (w.len() >= 3 && !w.bytes().all(|b| b.is_ascii_alphabetic()));
-        for words in &candidates {
-            if sets.len() < max && !sets.contains(words) && words.iter().all(|w| long_enough(text_of(w))) {
-                sets.push(words.clone());
+        // Each candidate all of whose words `fit`, rarest first, up to `max` sets.
+        let add_sets = |sets: &mut Vec<Vec<String>>, fit: &dyn Fn(&str) -> bool| {
+            for words in &candidates {
+                if sets.len() < max && !sets.contains(words) && words.iter().all(|w| fit(w)) {
+                    sets.push(words.clone());
+                }
             }
-        }
+        };
+        let long_enough = |w: &str| {
+            let w = text_of(w);
+            w.len() >= 4 || (w.len() >= 3 && !w.bytes().all(|b| b.is_ascii_alphabetic()))
+        };
+        add_sets(&mut sets, &long_enough);
         // A pattern found by one set alone is found by its most common words ("checks" for
         // "do not log the checks"): a set of three-letter whole words ("not", "log") is
         // rare enough to be a second.
         if sets.len() == 1 {
             let whole_word = |w: &str| starts_word(w) && ends_word(w) && text_of(w).len() >= 3;
-            for words in &candidates {
-                if sets.len() < max
-                    && !sets.contains(words)
-                    && words.iter().all(|w| long_enough(text_of(w)) || whole_word(w))
-                {
-                    sets.push(words.clone());
-                }
-            }
+            add_sets(&mut sets, &|w| long_enough(w) || whole_word(w));
         }
     }
     Some(sets)
