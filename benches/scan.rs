@@ -105,11 +105,8 @@ fn main() {
     let mb = s.bytes_scanned as f64 / 1e6;
     println!("corpus: {}", corpus.display());
     println!("skills: {}, files scanned: {}, {:.2} MB", s.skills, s.files_scanned, mb);
-    println!(
-        "first pass, patterns compiled on first use: {:.3}s ({:.3}s on the core)",
-        first.as_secs_f64(),
-        first_cpu.unwrap_or_default().as_secs_f64()
-    );
+    let first_on_core = first_cpu.map(|t| format!(" ({:.3}s on the core)", t.as_secs_f64())).unwrap_or_default();
+    println!("first pass, patterns compiled on first use: {:.3}s{first_on_core}", first.as_secs_f64());
     println!("scan time (best of 5, one core): {:.3}s = {:.1} MB/s", best.as_secs_f64(), mb / best.as_secs_f64());
     if let Some(best_cpu) = best_cpu {
         // On a shared machine the wall clock counts the time other processes held the core.
