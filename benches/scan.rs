@@ -95,10 +95,7 @@ fn main() {
     };
     // The first pass also compiles the rule patterns and builds the literal tables, once a
     // process: timed apart from the passes after it, which show what scanning costs.
-    let (started, started_cpu) = (Instant::now(), thread_cpu_time());
-    std::hint::black_box(scan_all());
-    let first = started.elapsed();
-    let first_cpu = started_cpu.zip(thread_cpu_time()).map(|(a, b)| b - a);
+    let (_, first, first_cpu) = timed(|| std::hint::black_box(scan_all()));
     let (results, best, best_cpu) = timed_passes(&scan_all);
     let breakdown = readers_breakdown(&skills);
     let s = summary(&results);
@@ -160,14 +157,23 @@ fn timed_passes(scan_all: &dyn Fn() -> Vec<CheckedSkill>) -> (Vec<CheckedSkill>,
     let mut best_cpu: Option<Duration> = None;
     let mut results = Vec::new();
     for _ in 0..5 {
-        let (started, started_cpu) = (Instant::now(), thread_cpu_time());
-        results = scan_all();
-        best = best.min(started.elapsed());
-        if let Some(spent) = started_cpu.zip(thread_cpu_time()).map(|(a, b)| b - a) {
+        let (pass, wall, on_core) = timed(scan_all);
+        results = pass;
+        best = best.min(wall);
+        if let Some(spent) = on_core {
             best_cpu = Some(best_cpu.map_or(spent, |b| b.min(spent)));
         }
     }
     (results, best, best_cpu)
+}
+
+/// What `run` returns, with the time it took by the wall clock and on the core (where the
+/// core's clock is read).
+fn timed<T>(run: impl FnOnce() -> T) -> (T, Duration, Option<Duration>) {
+    let (started, started_cpu) = (Instant::now(), thread_cpu_time());
+    let out = run();
+    let wall = started.elapsed();
+    (out, wall, started_cpu.zip(thread_cpu_time()).map(|(a, b)| b - a))
 }
 
 /// The time each reader of `scan_text` takes over the corpus, in the order it runs them
