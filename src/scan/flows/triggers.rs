@@ -89,6 +89,9 @@ const TRIGGERS: &[(&str, Group)] = &[
     ("mcp.json", Group::Flow),
     ("claude_desktop_config", Group::Flow),
     (".codex", Group::Flow),
+    (".openclaw", Group::Flow),
+    (".clawdbot", Group::Flow),
+    ("soul.md", Group::Flow),
     // Code run from strings, and decoders.
     ("system(", Group::Exec),
     ("popen", Group::Exec),

@@ -145,6 +145,21 @@ mod tests {
         assert_eq!(lures(next_item), ["medium"]);
     }
 
+    /// A sentence wrapped over lines is one sentence; a password to open the download with
+    /// (an archive no scanner could look into) makes the lure high.
+    #[test]
+    fn a_wrapped_sentence_and_a_download_password() {
+        let wrapped = "On Windows, download the helper from\nhttps://dl.example.org/helper.zip and run helper.exe.\n";
+        assert_eq!(lures(wrapped), ["medium"]);
+        let password =
+            "Download https://dl.example.org/helper.zip, extract it with the password `tools`\nand run helper.exe.\n";
+        assert_eq!(lures(password), ["high"]);
+        // A blank line ends the sentence.
+        assert!(
+            lures("Download the helper.\n\nhttps://dl.example.org/helper.exe is where it is; run it.\n").is_empty()
+        );
+    }
+
     #[test]
     fn lists_that_do_not_say_to_download_and_run_are_left_alone() {
         // A link to read, then a separate step that runs the project's own script.

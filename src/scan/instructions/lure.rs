@@ -1,5 +1,8 @@
 //! The install lure ([`INSTALL_LURE`]) found as its two parts: the verb, then the first URL
-//! after it, kept when no more than [`LURE_GAP`] characters of one line lie between. The
+//! after it, kept when no more than [`LURE_GAP`] characters lie between. A sentence never
+//! crosses a blank line or a list item, so a line break between them wraps a paragraph,
+//! unless the next line starts with a key (`source: ...`): the lines of a YAML frontmatter
+//! are one paragraph to the sentence reader, and each is a value of its own. The
 //! pattern whole steps its lazy DFA into a new state at every character of the gap, most of
 //! them out of the cache; its two parts are small automata, and the gap is counted here.
 
@@ -16,8 +19,16 @@ pub(super) fn install_lure(sentence: &str) -> Option<(regex::Match<'_>, regex::M
     LURE_VERB.find_iter(sentence).find_map(|verb| {
         let url = LURE_URL.find_at(sentence, verb.end())?;
         let gap = &sentence[verb.end()..url.start()];
-        (!gap.contains('\n') && gap.chars().count() <= LURE_GAP).then_some((verb, url))
+        let keyed = gap.split('\n').skip(1).any(starts_with_key);
+        (!keyed && gap.chars().count() <= LURE_GAP).then_some((verb, url))
     })
+}
+
+/// Whether a line starts as a YAML key does: a name, a colon, then a space or nothing.
+fn starts_with_key(line: &str) -> bool {
+    let line = line.trim_start();
+    let name = line.bytes().take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-')).count();
+    name > 0 && line[name..].strip_prefix(':').is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t']))
 }
 
 #[cfg(test)]
@@ -27,7 +38,7 @@ mod tests {
     /// The two parts find what the whole pattern's groups find.
     #[test]
     fn the_parts_find_the_whole_patterns_groups() {
-        assert!(INSTALL_LURE.as_compiled_str().contains(&format!(".{{0,{LURE_GAP}}}?")));
+        assert!(INSTALL_LURE.as_compiled_str().contains(&format!("(?s:.){{0,{LURE_GAP}}}?")));
         let pieces = [
             "download ",
             "Install",
@@ -59,6 +70,10 @@ mod tests {
         let mut found = 0;
         for round in 0..30_000 {
             let sentence = crate::scan::pieces_mixed(&pieces, 4 + round % 16, &mut state);
+            if sentence.split('\n').skip(1).any(starts_with_key) {
+                // The whole pattern does not know keys; a line of one ends the gap.
+                continue;
+            }
             let whole = INSTALL_LURE.captures(&sentence).map(|c| {
                 let (verb, url) = (c.get(1).expect("verb"), c.get(2).expect("url"));
                 (verb.range(), url.range())
@@ -68,5 +83,15 @@ mod tests {
             found += usize::from(whole.is_some());
         }
         assert!(found > 3000, "the mixes should hold lures: {found}");
+    }
+
+    /// A line break wraps a sentence, unless the next line is a key of its own.
+    #[test]
+    fn a_wrapped_line_is_crossed_and_a_key_is_not() {
+        assert!(install_lure("Download the helper from\nhttps://dl.example.org/h.exe and run it").is_some());
+        let yaml = "description: covers the install path.\nstars: 5\nsource: https://dl.example.org/h.exe";
+        assert!(install_lure(yaml).is_none());
+        assert!(install_lure("Download it:\n  url: https://dl.example.org/h.exe").is_none());
+        assert!(starts_with_key("source: x") && starts_with_key("  key:") && !starts_with_key("https://x"));
     }
 }

@@ -41,6 +41,11 @@ pub(super) static DESTINATION: RulePattern = RulePattern::new(
 pub(super) static AUTH_HEADER: RulePattern = RulePattern::new(
     r"(\b(header|authorization|bearer|authenticate|auth\s+token|x-api-key)\b|\b(with|using|via)\s+(a|an|the|your)?\s*(bot\s+|api\s+|access\s+|auth\s+)?(token|key|credentials)\b)",
 );
+/// Negations that are themselves an instruction a skill must not give: keeping something
+/// from the user. With [`SKIP_CONFIRM`]'s, they do not make a sentence a warning.
+pub(super) static KEEP_FROM_USER: RulePattern = RulePattern::new(
+    r"\b(do\s+not|don'?t|never|without)\s+(tell|telling|inform|informing|notify|notifying|mention|mentioning|alert|alerting)\b",
+);
 pub(super) static SKIP_CONFIRM: RulePattern = RulePattern::new(
     r"(\b(do\s+not|don'?t|never|no\s+need\s+to|without)\s+(ask|asking|prompt|prompting|wait|waiting|seek|seeking|request|requesting|get|getting)\s+(the\s+)?(user|human|operator|them)?('?s)?\s*(for\s+)?(their\s+)?(permission|confirmation|approval|consent|authori[sz]ation)\b|\b(do\s+not|don'?t|never)\s+(ask|asking|prompt|check\s+with|confirm\s+with)\s+(the\s+)?(user|human|operator)\s+(before|first|whether|if)\b|\b(skip|bypass|suppress)\s+(the\s+|any\s+|all\s+)?(user\s+)?(confirmation|approval|permission)\s*(prompts?|steps?|dialogs?|checks?)?\b)",
 );
@@ -55,7 +60,7 @@ pub(super) static WRITE_VERB: RulePattern = RulePattern::new(
     r"\b(write|add|append|insert|modify|edit|update|create|overwrite|replace|inject|put|register|save|store|set|install|place|patch)\b",
 );
 pub(super) static AGENT_CONFIG: RulePattern = RulePattern::new(
-    r"(\bclaude\.md\b|\bagents\.md\b|\bgemini\.md\b|\.claude/(settings(\.local)?\.json|commands|agents|hooks|skills)|\.claude\.json\b|\.cursor/(rules|mcp\.json)|\.cursorrules\b|\.windsurfrules\b|copilot-instructions\.md|\.mcp\.json\b|\bmcp\.json\b|claude_desktop_config\.json|\.codex/config|\.gemini/settings|\b(pre|post)tooluse\b|\bsessionstart\b|\buserpromptsubmit\b|\.git/hooks\b|\bsystem\s+prompt\b|\bmemory\s+(file|store)\b)",
+    r"(\bclaude\.md\b|\bagents\.md\b|\bgemini\.md\b|\.claude/(settings(\.local)?\.json|commands|agents|hooks|skills)|\.claude\.json\b|\.cursor/(rules|mcp\.json)|\.cursorrules\b|\.windsurfrules\b|copilot-instructions\.md|\.mcp\.json\b|\bmcp\.json\b|claude_desktop_config\.json|\.codex/config|\.gemini/settings|\b(pre|post)tooluse\b|\bsessionstart\b|\buserpromptsubmit\b|\.git/hooks\b|\bsystem\s+prompt\b|\bmemory\s+(file|store)\b|\b(soul|memory)\.md\b|\.openclaw/|\.clawdbot/)",
 );
 /// A path outside the skill and the user's project, in the places an attacker can plant a file.
 pub(super) static ODD_PATH: RulePattern = RulePattern::new(
@@ -80,10 +85,10 @@ macro_rules! lure_url {
         r#"((https?|ftp)://[^\s"'`<>)]+)"#
     };
 }
-/// A fetching verb, then, within [`LURE_GAP`] characters of its line, a URL: what the
+/// A fetching verb, then, within [`LURE_GAP`] characters of the sentence, a URL: what the
 /// install lure's keywords are read from, and what [`super::lure::install_lure`] finds as its
 /// two parts.
-pub(super) static INSTALL_LURE: RulePattern = RulePattern::new(concat!(lure_verb!(), ".{0,100}?", lure_url!()));
+pub(super) static INSTALL_LURE: RulePattern = RulePattern::new(concat!(lure_verb!(), "(?s:.){0,100}?", lure_url!()));
 pub(super) static LURE_VERB: RulePattern = RulePattern::new(lure_verb!());
 pub(super) static LURE_URL: RulePattern = RulePattern::new(lure_url!());
 /// The most characters between the install lure's verb and its URL (`.{0,100}?` above).
@@ -93,8 +98,11 @@ pub(super) static RUN_VERB: RulePattern =
 pub(super) static PROGRAM_WORD: RulePattern = RulePattern::new(
     r"(\b(installer|binary|executable|helper|agent|setup|tool|program|utility|script|plugin|extension|update|patch|driver)\b|\.(exe|msi|pkg|dmg|sh|ps1|bat|cmd|appimage|deb|rpm|jar|zip|7z|rar|scr|vbs|bin|run)\b)",
 );
-pub(super) static PASSWORD_ARCHIVE: RulePattern =
-    RulePattern::new(r"\b(password[- ]protected|password\s*[:=]|passcode|disable\s+(antivirus|defender|gatekeeper))\b");
+/// A password the download is opened with (an archive its scanners cannot look into), or
+/// protection to turn off before running it.
+pub(super) static PASSWORD_ARCHIVE: RulePattern = RulePattern::new(
+    r#"(\b(password[- ]protected|password\s*[:=]|passcode|(with|using|enter|use|type)\s+(the\s+)?(archive\s+|zip\s+|extraction\s+)?password|password\s+is|disable\s+(antivirus|defender|gatekeeper))\b|\bpassword\s+[`'"])"#,
+);
 pub(super) static OUTPUT_VERB: RulePattern = RulePattern::new(
     r"\b(keep|add|preserve|insert|create|embed|carry|place|put|write|move|store|include|emit|hide|stash|tuck)\b",
 );

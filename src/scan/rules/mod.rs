@@ -6,6 +6,7 @@
 //! that every id the code emits has an entry.
 
 mod behaviour;
+mod system;
 mod types;
 
 pub use types::*;
@@ -13,11 +14,12 @@ const CRED_PATH: &str = r#"(\.ssh/id_[a-z0-9_]+|\.ssh/[^\s'"]*_key\b|\.aws/crede
 const READ_FN: &str = r#"(\bopen\s*\(|read_text\s*\(|read_bytes\s*\(|readfile(sync)?\s*\(|\bget-content\b|file\.read\b|fs\.read|\breadlines\s*\()"#;
 const SEND_FN: &str = r#"(requests\.(post|put|patch|get)\s*\(|httpx\.(post|put|get)\s*\(|urlopen\s*\(|\bfetch\s*\(|axios(\.post|\.put)?\s*\(|http\.request\s*\(|invoke-(webrequest|restmethod)|xmlhttprequest|sendbeacon)"#;
 
-/// Every rule: this file's table, then the behaviour rules ([`behaviour`]), then
-/// the spec's. Order: the page and SARIF list rules in this order.
+/// Every rule: this file's table, then the behaviour rules ([`behaviour`]) and those of the
+/// machine's defences ([`system`]), then the spec's. Order: the page and SARIF list rules
+/// in this order.
 pub static RULES: std::sync::LazyLock<Vec<Rule>> = std::sync::LazyLock::new(|| {
     let (safety, spec): (Vec<&Rule>, Vec<&Rule>) = TABLE.iter().partition(|r| r.category != Category::Spec);
-    safety.into_iter().chain(behaviour::RULES.iter()).chain(spec).cloned().collect()
+    safety.into_iter().chain(behaviour::RULES).chain(system::RULES).chain(spec).cloned().collect()
 });
 
 const TABLE: &[Rule] = &[

@@ -38,7 +38,7 @@ pub(crate) const TARGETS: &[(&str, &str, &str)] = &[
     (
         "agent-config-tamper",
         "the agent's configuration",
-        r"\.claude/(settings(\.local)?\.json|hooks|commands|agents)|\.claude\.json$|(^|/)claude\.md$|(^|/)agents\.md$|(^|/)gemini\.md$|\.cursor/(rules|mcp\.json)|\.cursorrules$|\.windsurfrules$|copilot-instructions\.md$|(^|/)\.?mcp\.json$|claude_desktop_config\.json$|\.codex/config\.toml$|\.gemini/settings\.json$",
+        r"\.claude/(settings(\.local)?\.json|hooks|commands|agents)|\.claude\.json$|(^|/)claude\.md$|(^|/)agents\.md$|(^|/)gemini\.md$|\.cursor/(rules|mcp\.json)|\.cursorrules$|\.windsurfrules$|copilot-instructions\.md$|(^|/)\.?mcp\.json$|claude_desktop_config\.json$|\.codex/config\.toml$|\.gemini/settings\.json$|\.(openclaw|clawdbot)/|(^|/)soul\.md$",
     ),
 ];
 
