@@ -45,6 +45,11 @@ const TRIGGERS: &[(&str, Group)] = &[
     ("exodus", Group::Flow),
     ("metamask", Group::Flow),
     ("environ", Group::Flow),
+    // The whole environment listed in shell, piped or written to a file.
+    ("printenv", Group::Flow),
+    ("env |", Group::Flow),
+    ("env >", Group::Flow),
+    ("env>", Group::Flow),
     ("process.env", Group::Flow),
     ("-password", Group::Flow),
     ("env:", Group::Flow),
@@ -106,8 +111,11 @@ const TRIGGERS: &[(&str, Group)] = &[
     ("eval $", Group::Exec),
     ("eval `", Group::Exec),
     ("function(", Group::Exec),
-    // PowerShell: text run, encoded commands, the profile.
+    // PowerShell: text run, files downloaded (to be started), encoded commands, the profile.
     ("iex", Group::Exec),
+    ("-outfile", Group::Exec),
+    ("downloadfile", Group::Exec),
+    ("start-bitstransfer", Group::Exec),
     ("invoke-expression", Group::Exec),
     ("-enc", Group::Exec),
     ("-ec ", Group::Exec),

