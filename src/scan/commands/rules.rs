@@ -19,7 +19,7 @@ pub(super) static RC_FILE: LazyLock<Regex> = LazyLock::new(|| {
 });
 pub(super) static AUTOSTART: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(library/launchagents/|library/launchdaemons/|^/etc/systemd/|\.config/systemd/|\.config/autostart/|^/etc/xdg/autostart/|^/etc/init\.d/|^/etc/rc\.local$)",
+        r"(library/launchagents/|library/launchdaemons/|^/etc/systemd/|\.config/systemd/|\.config/autostart/|^/etc/xdg/autostart/|^/etc/init\.d/|^/etc/rc\.local$|\.pth$|(^|/)(sitecustomize|usercustomize)\.py$|\.ssh/config$)",
     )
 });
 pub(super) static CRON_PATH: LazyLock<Regex> = LazyLock::new(|| re(r"^(/etc/cron|/var/spool/cron|/etc/crontab)"));

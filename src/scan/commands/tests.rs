@@ -93,6 +93,9 @@ fn obfuscation_and_persistence() {
     assert_eq!(ids("x.sh", "echo 'export PATH=$PATH:~/bin' >> ~/.bashrc\n"), ["persistence-shell-rc"]);
     assert_eq!(ids("x.sh", "cat key.pub >> ~/.ssh/authorized_keys\n"), ["ssh-authorized-keys"]);
     assert_eq!(ids("x.sh", "cp agent.plist ~/Library/LaunchAgents/\n"), ["persistence-autostart"]);
+    assert_eq!(ids("x.sh", "cat >> ~/.ssh/config <<EOF\nHost *\nEOF\n"), ["persistence-autostart"]);
+    assert_eq!(ids("x.sh", "cp boot.pth \"$SITE/zz.pth\"\n"), ["persistence-autostart"]);
+    assert!(ids("x.sh", "cat ~/.ssh/config\n").is_empty());
 }
 
 #[test]

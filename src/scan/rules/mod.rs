@@ -315,10 +315,16 @@ const TABLE: &[Rule] = &[
         category: Category::Persistence,
         severity: Severity::Medium,
         title: "Registers something to start automatically",
-        why: "Launch agents, systemd units, autostart entries and scheduled tasks keep a program running across reboots.",
+        why: "Launch agents, systemd units, autostart entries and scheduled tasks keep a program running across reboots; an editor task run when a folder opens, Python's .pth and sitecustomize files, ssh's config and global git settings run a command again whenever that program starts.",
         fix: "Ask the user to enable the service themselves, and say what it does.",
         scope: Scope::Code,
-        patterns: &[p(&[r"(\bschtasks(\.exe)?\s+/create\b|\bregister-scheduledtask\b|currentversion\\run\b)"])],
+        patterns: &[
+            p(&[r"(\bschtasks(\.exe)?\s+/create\b|\bregister-scheduledtask\b|currentversion\\run\b)"]),
+            // An editor task that runs when the folder is opened.
+            p(&[r#""runon"\s*:\s*"folderopen""#]),
+            // Settings of every repository that run a program: hooks, the ssh command, the pager.
+            p(&[r"\bgit\s+config\s+(--global|--system)\s+.*\bcore\.(hookspath|sshcommand|pager|fsmonitor)\b"]),
+        ],
         suppressible: true,
         once_per_file: false,
     },

@@ -92,12 +92,14 @@ pub static RULES: &[Rule] = &[
         category: Category::Credentials,
         severity: Severity::High,
         title: "Asks for a password in a dialog of its own",
-        why: "A script that shows its own password dialog (AppleScript's hidden answer) looks like the system asking; what the user types goes to the script, the way macOS stealers collect the login password.",
+        why: "A script that shows its own password dialog (AppleScript's hidden answer), or puts an alias in front of sudo that reads the password first, looks like the system asking; what the user types goes to the script, the way stealers collect the login password.",
         fix: "Let the system ask (sudo, the keychain); never collect the user's password yourself.",
         scope: Scope::Code,
         patterns: &[
             p(&[r"\bdisplay\s+dialog\b.*\bhidden\s+answer\b"]),
             p(&[r"\bdisplay\s+dialog\b.*\bpassword\b.*\bdefault\s+answer\b"]),
+            // `sudo` replaced by an alias that reads the password first.
+            p(&[r"\balias\s+sudo\s*=.*\bread\s+-\w*s"]),
         ],
         suppressible: true,
         once_per_file: false,

