@@ -46,8 +46,10 @@ pub(super) static AUTH_HEADER: RulePattern = RulePattern::new(
 pub(super) static KEEP_FROM_USER: RulePattern = RulePattern::new(
     r"\b(do\s+not|don'?t|never|without)\s+(tell|telling|inform|informing|notify|notifying|mention|mentioning|alert|alerting)\b",
 );
+/// Not asking the user before acting, told outright or excused by a claim that the user has
+/// approved everything already.
 pub(super) static SKIP_CONFIRM: RulePattern = RulePattern::new(
-    r"(\b(do\s+not|don'?t|never|no\s+need\s+to|without)\s+(ask|asking|prompt|prompting|wait|waiting|seek|seeking|request|requesting|get|getting)\s+(the\s+)?(user|human|operator|them)?('?s)?\s*(for\s+)?(their\s+)?(permission|confirmation|approval|consent|authori[sz]ation)\b|\b(do\s+not|don'?t|never)\s+(ask|asking|prompt|check\s+with|confirm\s+with)\s+(the\s+)?(user|human|operator)\s+(before|first|whether|if)\b|\b(skip|bypass|suppress)\s+(the\s+|any\s+|all\s+)?(user\s+)?(confirmation|approval|permission)\s*(prompts?|steps?|dialogs?|checks?)?\b)",
+    r"(\b(users?|human|operator|owner)\s+(has|have|had)\s+(already\s+)?(pre-?)?(approved|authori[sz]ed|consented\s+to)\s+(all|any|every|each)\b|\b(do\s+not|don'?t|never|no\s+need\s+to|without)\s+(ask|asking|prompt|prompting|wait|waiting|seek|seeking|request|requesting|get|getting)\s+(the\s+)?(user|human|operator|them)?('?s)?\s*(for\s+)?(their\s+)?(permission|confirmation|approval|consent|authori[sz]ation)\b|\b(do\s+not|don'?t|never)\s+(ask|asking|prompt|check\s+with|confirm\s+with)\s+(the\s+)?(user|human|operator)\s+(before|first|whether|if)\b|\b(skip|bypass|suppress)\s+(the\s+|any\s+|all\s+)?(user\s+)?(confirmation|approval|permission)\s*(prompts?|steps?|dialogs?|checks?)?\b)",
 );
 /// Actions whose confirmation matters: skipping the question before formatting does not.
 pub(super) static CONSEQUENTIAL: RulePattern = RulePattern::new(

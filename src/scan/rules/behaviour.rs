@@ -22,6 +22,22 @@ pub static RULES: &[Rule] = &[
         "An instruction to post, upload or mail credentials, files, history or the conversation to an address the skill names sends the user's data to whoever controls it.",
         "Remove it, or send only what the user asked for, to a service the user chose, after showing them.",
     ),
+    // A wallet address and a transfer on one line of prose.
+    Rule {
+        id: "agent-send-funds",
+        category: Category::AgentInstructions,
+        severity: Severity::High,
+        title: "Tells the agent to send money or crypto to an address",
+        why: "An agent with a wallet or a payment tool does what its instructions say; a skill that names an address to send funds to is taking the user's money.",
+        fix: "Remove it; payments go where the user says, after the user confirms them.",
+        scope: Scope::Prose,
+        patterns: &[p(&[
+            r"\b(transfer|send|pay|deposit|tip|forward|route)\b.{0,80}?\b(eth|btc|sol|usdt|usdc|bnb|xmr|matic|trx|crypto|coins?|tokens|funds|satoshis|sats|lamports)\b",
+            r"\b(0x[0-9a-f]{40}|bc1[02-9ac-hj-np-z]{25,87}|[13][1-9a-km-z]{25,34}|t[1-9a-km-z]{33})\b",
+        ])],
+        suppressible: true,
+        once_per_file: false,
+    },
     rule(
         "agent-skip-confirmation",
         Category::AgentInstructions,

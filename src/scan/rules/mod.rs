@@ -335,8 +335,13 @@ const TABLE: &[Rule] = &[
         title: "Adds an SSH authorized key",
         why: "A key added to authorized_keys lets its owner log in to this account from anywhere.",
         fix: "Never add keys from a skill; tell the user how to do it for their own key.",
-        scope: Scope::Code,
-        patterns: &[],
+        // Written from code (the shell reader), or a key of the skill's own that the text
+        // says to add.
+        scope: Scope::All,
+        patterns: &[p(&[
+            r"\b(add|append|write|put|insert|copy|paste)\b.{0,200}?\bauthorized_keys\b",
+            r"\b(ssh-(rsa|ed25519|dss)|ecdsa-sha2-nistp\d+)\s+aaaa[0-9a-z+/]{20,}",
+        ])],
         suppressible: true,
         once_per_file: false,
     },
@@ -388,6 +393,10 @@ const TABLE: &[Rule] = &[
             ]),
             p(&[r"\b(do\s+not|don'?t|never)\s+let\s+(the\s+)?users?\s+(know|see|find\s+out)\b"]),
             p(&[r"\bwithout\s+(telling|informing|notifying|alerting)\s+(the\s+)?users?\b"]),
+            // What was run or done, kept out of sight.
+            p(&[
+                r"\b(do\s+not|don'?t|never|must\s+not)\s+(show|display|print|report|reveal)\s+(its|their|the|any)\s+(output|results?|progress|activity|commands?|download|installation)\s+to\s+(the\s+)?users?\b",
+            ]),
             p(&[
                 r"\b(hide|conceal|keep)\s+(this|these|it|that|them|the\s+\w+)\s+(secret\s+|hidden\s+)?from\s+(the\s+)?users?\b",
             ]),
