@@ -9,20 +9,10 @@ use regex::Regex;
 use super::invocation::*;
 use super::{Flow, Mode};
 use crate::scan::Sink;
-use crate::scan::rules::Severity;
+use crate::scan::rules::{Category, Severity};
+use crate::scan::script::targets::{TARGET_RES, TARGETS};
 use crate::scan::shell::{self, Command};
 
-pub(super) static RC_FILE: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"((^|/)\.(bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|kshrc|cshrc|tcshrc)$|\.config/fish/config\.fish$|^/etc/(profile|bash\.bashrc|zshrc|zsh/zshrc|environment)$|^/etc/profile\.d/)",
-    )
-});
-pub(super) static AUTOSTART: LazyLock<Regex> = LazyLock::new(|| {
-    re(
-        r"(library/launchagents/|library/launchdaemons/|^/etc/systemd/|\.config/systemd/|\.config/autostart/|^/etc/xdg/autostart/|^/etc/init\.d/|^/etc/rc\.local$|\.pth$|(^|/)(sitecustomize|usercustomize)\.py$|\.ssh/config$)",
-    )
-});
-pub(super) static CRON_PATH: LazyLock<Regex> = LazyLock::new(|| re(r"^(/etc/cron|/var/spool/cron|/etc/crontab)"));
 pub(super) static HISTORY_FILE: LazyLock<Regex> =
     LazyLock::new(|| re(r"(\.(bash|zsh|sh|python|node_repl|psql|mysql)_history$|\.zhistory$|^/var/log(/|$))"));
 pub(super) static DISK_DEVICE: LazyLock<Regex> =
@@ -34,6 +24,14 @@ pub(super) static SYSTEM_DIR: LazyLock<Regex> = LazyLock::new(|| {
 });
 /// With the variable empty, `$VAR/`, `$VAR/*` or `$VAR/usr` start at `/` or a system folder;
 /// `$VAR/build/out` names a folder below `/` that is not the system's, so it is not reported.
+/// The persistence rule a write to `target` falls under, from the table of targets every
+/// reader of code shares ([`TARGETS`]); a write to the agent's config is the script readers'.
+fn persistence_target(target: &str) -> Option<&'static str> {
+    let (i, _) = TARGET_RES.iter().enumerate().find(|(_, re)| re.is_match(target))?;
+    let rule = TARGETS[i].0;
+    (crate::scan::rules::known(rule).category == Category::Persistence).then_some(rule)
+}
+
 pub(super) fn empty_var_reaches_root(target: &str) -> bool {
     let rest = EMPTY_VAR_PREFIX.replace(target, "/");
     let rest = rest.trim_matches(['"', '\'']);
@@ -388,12 +386,9 @@ pub(super) fn redirect_rules(sink: &mut Sink, command: &Command, inv: Option<&In
     }
     for (target, truncates) in targets {
         let target = target.trim_matches(|c| c == '"' || c == '\'');
-        if RC_FILE.is_match(target) || target.eq_ignore_ascii_case("$profile") {
-            sink.report("persistence-shell-rc", start, end, format!("writes to {target}"));
-        } else if AUTOSTART.is_match(target) {
-            sink.report("persistence-autostart", start, end, format!("writes to {target}"));
-        } else if CRON_PATH.is_match(target) {
-            sink.report("persistence-cron", start, end, format!("writes to {target}"));
+        let profile = target.eq_ignore_ascii_case("$profile").then_some("persistence-shell-rc");
+        if let Some(rule) = persistence_target(target).or(profile) {
+            sink.report(rule, start, end, format!("writes to {target}"));
         } else if target.ends_with("authorized_keys") || target.ends_with("authorized_keys2") {
             sink.report("ssh-authorized-keys", start, end, format!("writes to {target}"));
         } else if DISK_DEVICE.is_match(target) {

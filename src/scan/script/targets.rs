@@ -42,7 +42,7 @@ pub(crate) const TARGETS: &[(&str, &str, &str)] = &[
     (
         "persistence-shell-rc",
         "a shell startup file",
-        r"(^|/)\.(bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|kshrc|cshrc|tcshrc)$|\.config/fish/config\.fish$|^/etc/(profile|bash\.bashrc|zshrc|environment)$|^/etc/profile\.d/|powershell_profile\.ps1$|microsoft\.powershell_profile",
+        r"(^|/)\.(bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|kshrc|cshrc|tcshrc)$|\.config/fish/config\.fish$|^/etc/(profile|bash\.bashrc|zshrc|zsh/zshrc|environment)$|^/etc/profile\.d/|powershell_profile\.ps1$|microsoft\.powershell_profile",
     ),
     ("persistence-cron", "cron", r"^/etc/cron|^/var/spool/cron|^/etc/crontab"),
     (
