@@ -233,14 +233,14 @@ impl<'c> Walker<'_, '_, '_, 'c> {
         if matches!(name, "curl" | "wget") && to_stdout && texts.iter().any(|t| t.contains("://")) {
             out.download = Some(Origin { at: start, what: format!("downloads with {name}") });
         }
-        // Sinks: a secret given to a sender, or a file holding one uploaded; a download given
-        // to an interpreter.
         // A helper's token in an authentication header or `-u` is used to log in.
         let authenticates = |i: usize| {
             i > 0
                 && (matches!(texts[i - 1].as_str(), "-u" | "--user" | "--oauth2-bearer")
                     || (matches!(texts[i - 1].as_str(), "-H" | "--header") && is_auth_header(&texts[i])))
         };
+        // Sinks: a secret given to a sender, or a file holding one uploaded; a download given
+        // to an interpreter.
         if SENDERS.contains(&name)
             && let Some(origin) = args
                 .iter()
