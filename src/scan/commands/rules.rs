@@ -10,7 +10,7 @@ use super::invocation::*;
 use super::{Flow, Mode};
 use crate::scan::Sink;
 use crate::scan::rules::{Category, Severity};
-use crate::scan::script::targets::{TARGET_RES, TARGETS};
+use crate::scan::script::targets::target_of;
 use crate::scan::shell::{self, Command};
 
 pub(super) static HISTORY_FILE: LazyLock<Regex> =
@@ -22,16 +22,15 @@ pub(super) static SYSTEM_DIR: LazyLock<Regex> = LazyLock::new(|| {
         r"^(/|/\*|~|~/|~/\*|\$home|\$\{home\}|\$home/|\$home/\*|\$\{home\}/|\$\{home\}/\*|/(bin|boot|dev|etc|home|lib|lib64|opt|root|sbin|sys|usr|var|system|users|library|applications)/?\*?|c:\\?|c:/|\$env:userprofile\\?|\$env:systemroot)$",
     )
 });
-/// With the variable empty, `$VAR/`, `$VAR/*` or `$VAR/usr` start at `/` or a system folder;
-/// `$VAR/build/out` names a folder below `/` that is not the system's, so it is not reported.
 /// The persistence rule a write to `target` falls under, from the table of targets every
-/// reader of code shares ([`TARGETS`]); a write to the agent's config is the script readers'.
+/// reader of code shares ([`target_of`]); a write to the agent's config is the script readers'.
 fn persistence_target(target: &str) -> Option<&'static str> {
-    let (i, _) = TARGET_RES.iter().enumerate().find(|(_, re)| re.is_match(target))?;
-    let rule = TARGETS[i].0;
-    (crate::scan::rules::known(rule).category == Category::Persistence).then_some(rule)
+    let ((rule, _, _), _) = target_of(target)?;
+    (crate::scan::rules::known(rule).category == Category::Persistence).then_some(*rule)
 }
 
+/// With the variable empty, `$VAR/`, `$VAR/*` or `$VAR/usr` start at `/` or a system folder;
+/// `$VAR/build/out` names a folder below `/` that is not the system's, so it is not reported.
 pub(super) fn empty_var_reaches_root(target: &str) -> bool {
     let rest = EMPTY_VAR_PREFIX.replace(target, "/");
     let rest = rest.trim_matches(['"', '\'']);

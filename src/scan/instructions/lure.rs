@@ -19,9 +19,13 @@ pub(super) fn install_lure(sentence: &str) -> Option<(regex::Match<'_>, regex::M
     LURE_VERB.find_iter(sentence).find_map(|verb| {
         let url = LURE_URL.find_at(sentence, verb.end())?;
         let gap = &sentence[verb.end()..url.start()];
-        let keyed = gap.split('\n').skip(1).any(starts_with_key);
-        (!keyed && gap.chars().count() <= LURE_GAP).then_some((verb, url))
+        (!crosses_a_key(gap) && gap.chars().count() <= LURE_GAP).then_some((verb, url))
     })
+}
+
+/// Whether a line of `text` after its first starts with a key.
+fn crosses_a_key(text: &str) -> bool {
+    text.split('\n').skip(1).any(starts_with_key)
 }
 
 /// Whether a line starts as a YAML key does: a name, a colon, then a space or nothing.
@@ -70,7 +74,7 @@ mod tests {
         let mut found = 0;
         for round in 0..30_000 {
             let sentence = crate::scan::pieces_mixed(&pieces, 4 + round % 16, &mut state);
-            if sentence.split('\n').skip(1).any(starts_with_key) {
+            if crosses_a_key(&sentence) {
                 // The whole pattern does not know keys; a line of one ends the gap.
                 continue;
             }

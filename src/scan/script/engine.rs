@@ -3,7 +3,7 @@
 //! network sends, interpreters and writes to startup files are sinks. A tainted value that
 //! reaches a sink is a finding with its chain (source line, sink line).
 
-use super::targets::{CRED_SOURCE, DECODED_PREFIX, SECRET_CALL, SENDS_IN_SHELL, TARGET_RES, TARGETS};
+use super::targets::{CRED_SOURCE, DECODED_PREFIX, SECRET_CALL, SENDS_IN_SHELL, target_of};
 use super::value::{Origin, Val, decode, home_normalized};
 use crate::scan::rules::{Severity, known};
 use crate::scan::{Sink, text};
@@ -537,15 +537,9 @@ impl<'s, 't> Engine<'s, 't> {
                 self.downloaded.push((text.to_string(), origin));
             }
             let normalized = home_normalized(text);
-            for (i, target) in TARGET_RES.iter().enumerate() {
-                if let Some(m) = target.find(&normalized) {
-                    let origin = Origin {
-                        at: path.at.unwrap_or(c.start),
-                        what: format!("names {} ({})", TARGETS[i].1, m.as_str()),
-                    };
-                    self.chain(TARGETS[i].0, c, &origin, "writes to it");
-                    break;
-                }
+            if let Some(((rule, what, _), m)) = target_of(&normalized) {
+                let origin = Origin { at: path.at.unwrap_or(c.start), what: format!("names {what} ({})", m.as_str()) };
+                self.chain(rule, c, &origin, "writes to it");
             }
         }
     }

@@ -1,10 +1,11 @@
 //! PowerShell read as a syntax tree (tree-sitter-powershell): downloads that reach
 //! `Invoke-Expression` through a variable, files downloaded and then started (`-OutFile`,
-//! `DownloadFile`, then `Start-Process`, `&`, `.\\file`), commands given as `-EncodedCommand` base64
-//! (decoded from UTF-16LE and read again as PowerShell), and writes to the profile script,
-//! which runs at every start. What one line shows (`iwr … | iex`, a TCP client wired to
-//! `iex`, Run keys, scheduled tasks, credential files read, the encoded command itself) stays
-//! with the line readers, which read every PowerShell file too: one finding per fact.
+//! `DownloadFile`, then `Start-Process`, `&`, `.\file`), commands given as
+//! `-EncodedCommand` base64 (decoded from UTF-16LE and read again as PowerShell), and writes
+//! to the profile script, which runs at every start. What one line shows (`iwr … | iex`, a
+//! TCP client wired to `iex`, Run keys, scheduled tasks, credential files read, the encoded
+//! command itself) stays with the line readers, which read every PowerShell file too: one
+//! finding per fact.
 
 use super::engine::{Engine, Lang};
 use super::value::Origin;

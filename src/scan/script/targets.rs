@@ -64,6 +64,11 @@ pub(crate) const TARGETS: &[(&str, &str, &str)] = &[
 
 pub(crate) static TARGET_RES: LazyLock<Vec<Regex>> = LazyLock::new(|| TARGETS.iter().map(|(_, _, p)| re(p)).collect());
 
+/// The first of [`TARGETS`] that `path` names, with what in it names it.
+pub(crate) fn target_of(path: &str) -> Option<(&'static (&'static str, &'static str, &'static str), regex::Match<'_>)> {
+    TARGET_RES.iter().zip(TARGETS).find_map(|(re, target)| Some((target, re.find(path)?)))
+}
+
 /// Programs that send what they are given over the network, in a command line.
 pub(crate) static SENDS_IN_SHELL: LazyLock<Regex> = LazyLock::new(|| {
     re(r"\b(curl|wget|nc|ncat|netcat|socat|telnet|scp|rsync|sftp|ftp|invoke-webrequest|invoke-restmethod|iwr|irm)\b")
