@@ -194,7 +194,7 @@ impl<'c> Walker<'_, '_, '_, 'c> {
     fn command(&mut self, node: Node<'c>) -> Val {
         let Some(read) = self.read(node) else { return Val::default() };
         let (start, end) = (self.at(node), self.base + node.end_byte());
-        let args = &read.words[1..];
+        let args = read.words.get(1..).unwrap_or_default();
         let texts: Vec<String> = args.iter().map(|a| a.text.clone().unwrap_or_default()).collect();
         let mut out = Val::derived(args.iter());
         let name = read.program.as_str();
