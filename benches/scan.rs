@@ -127,17 +127,18 @@ fn main() {
         let skills_with = results.iter().filter(|r| r.report.findings.iter().any(|f| f.rule.id == *rule)).count();
         println!("  {rule:<28} {count:>6} findings in {skills_with:>5} skills");
     }
-    let mut per_repo: BTreeMap<&str, [usize; 3]> = BTreeMap::new();
+    let mut per_repo: BTreeMap<&str, [usize; 4]> = BTreeMap::new();
     for (skill, loaded) in results.iter().zip(&skills) {
         let slot = match skill.report.verdict() {
             Verdict::Failed => 0,
             Verdict::Notes => 1,
             Verdict::Passed => 2,
+            Verdict::NotChecked => 3,
         };
         per_repo.entry(&loaded.repo).or_default()[slot] += 1;
     }
-    for (repo, [failed, notes, passed]) in &per_repo {
-        println!("{repo}: {failed} failed, {notes} notes, {passed} passed");
+    for (repo, [failed, notes, passed, not_checked]) in &per_repo {
+        println!("{repo}: {failed} failed, {notes} notes, {passed} passed, {not_checked} not checked");
     }
     if std::env::var_os("SCAN_BENCH_LIST").is_some() {
         for skill in results.iter().filter(|r| r.report.verdict() == Verdict::Failed) {

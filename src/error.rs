@@ -16,6 +16,9 @@ pub enum Error {
     Template { name: String, message: String },
     #[error("{0}")]
     Output(String),
+    /// `check` was given a folder without a SKILL.md in it or below it.
+    #[error("{}: no SKILL.md found in this folder or below it", .0.display())]
+    NoSkills(PathBuf),
 }
 
 impl Error {

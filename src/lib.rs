@@ -10,6 +10,7 @@ pub mod config;
 pub mod diag;
 pub mod discover;
 pub mod error;
+pub mod fault;
 pub mod hash;
 pub mod incr;
 pub mod memory;

@@ -359,6 +359,9 @@ fn check(cli: &Cli, args: &CheckArgs) -> anyhow::Result<ExitCode> {
     use catalog::scan::report;
     let options = ops::CheckOptions { paths: args.paths.clone(), no_ignore: args.no_ignore };
     let checked = ops::check(&options)?;
+    for diag in &checked.not_skills {
+        eprintln!("{diag}");
+    }
     // What reading SKILL.md gave, as `catalog build` prints it; `-q` keeps the errors.
     for diag in checked.diagnostics.iter().filter(|d| !cli.quiet || d.level == Level::Error) {
         eprintln!("{diag}");
@@ -381,9 +384,11 @@ fn check(cli: &Cli, args: &CheckArgs) -> anyhow::Result<ExitCode> {
         None if cli.quiet && args.format == Format::Text => {}
         None => print!("{out}"),
     }
+    // A skill the check could not finish cannot be said to pass, under any threshold.
     let failing = args.fail_on.0.is_some_and(|threshold| {
         skills.iter().flat_map(|s| &s.report.findings).any(|f| f.is_active() && f.severity >= threshold)
             || reading.iter().any(|d| ops::check::reading_severity(d) >= threshold)
+            || skills.iter().any(|s| s.report.unchecked().next().is_some())
     });
     Ok(if failing { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

@@ -161,4 +161,12 @@ impl Skill {
     pub fn folder_name<'a>(&'a self, repo: &'a Repo) -> &'a str {
         self.dir.folder_name(&repo.id)
     }
+
+    /// Its SKILL.md as a path in its repository, named by the repository: `owner/name/dir/SKILL.md`.
+    pub fn repo_path(&self, repo: &Repo) -> String {
+        match self.dir.rel_dir.as_str() {
+            "" => format!("{}/{}", repo.id.full(), self.dir.skill_file),
+            rel => format!("{}/{rel}/{}", repo.id.full(), self.dir.skill_file),
+        }
+    }
 }

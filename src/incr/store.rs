@@ -16,7 +16,7 @@ use super::fingerprint::binary_identity;
 /// The layout of every file the store and the skill packs write. Raise it when a stored
 /// type or the files' framing changes: files written under another version are then ignored
 /// whole, rather than decoded into the wrong shape.
-pub const CACHE_VERSION: u32 = 4;
+pub const CACHE_VERSION: u32 = 5;
 
 /// What every stored file starts with: a tag, then the cache version (little-endian).
 const CACHE_TAG: &[u8; 8] = b"catcache";

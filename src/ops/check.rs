@@ -11,9 +11,9 @@ use crate::diag::{Diagnostic, Level};
 use crate::discover::{self, RepoId, SkillDir};
 use crate::error::{Error, Result};
 use crate::ops::skill_files;
+use crate::scan::Severity;
 use crate::scan::report::CheckedSkill;
 use crate::scan::suppress::{self, Suppression};
-use crate::scan::{self, Severity, SkillInput};
 
 /// The name of the per-folder suppression file `check` reads.
 pub const IGNORE_FILE: &str = ".catalogignore";
@@ -96,7 +96,7 @@ fn targets_for_dir(path: &Path, no_ignore: bool) -> Result<Vec<Target>> {
         .unwrap_or_else(|| RepoId::parse("local/skill").expect("valid"));
     let (found, _diagnostics) = discover::discover_source(repo.clone(), path);
     if found.skills.is_empty() {
-        return Err(Error::Output(format!("{}: no SKILL.md found in this folder or below it", path.display())));
+        return Err(Error::NoSkills(path.to_path_buf()));
     }
     let root_suppressions = if no_ignore { Vec::new() } else { read_ignore(path, "")? };
     let mut targets = Vec::new();
@@ -128,61 +128,69 @@ fn targets_for_dir(path: &Path, no_ignore: bool) -> Result<Vec<Target>> {
 }
 
 /// What `check` found: each skill's scan, and what reading each SKILL.md gave, in the lines
-/// `catalog build` prints for it (a skill read leniently, or left out).
+/// `catalog build` prints for it (a skill read leniently, or left out, or a file the check
+/// could not finish).
 pub struct Checked {
     pub skills: Vec<CheckedSkill>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Paths given that hold no skill: each named, with why, while the others are checked.
+    pub not_skills: Vec<Diagnostic>,
 }
 
-/// Scans every skill under the given paths. Errors (a missing path, a folder without skills, a
-/// bad `.catalogignore`) stop the command.
+/// Scans every skill under the given paths, each read by the build's own reader of a skill
+/// ([`skill_files::read_skill`]). A path that holds no skill is reported and the others are
+/// still checked; a missing path or a bad `.catalogignore` stops the command.
 pub fn check(options: &CheckOptions) -> Result<Checked> {
     if options.paths.is_empty() {
         return Err(Error::Output("no PATH given".to_string()));
     }
     let mut targets = Vec::new();
+    let mut not_skills = Vec::new();
     for path in &options.paths {
-        targets.extend(targets_for(path, options.no_ignore)?);
+        match targets_for(path, options.no_ignore) {
+            Ok(found) => targets.extend(found),
+            Err(Error::NoSkills(path)) => not_skills.push(path),
+            Err(err) => return Err(err),
+        }
     }
+    // Nothing to check at all is a usage error; a path without skills beside others is a
+    // warning, and the others are checked.
+    if targets.is_empty()
+        && let Some(first) = not_skills.first()
+    {
+        return Err(Error::NoSkills(first.clone()));
+    }
+    let not_skills = not_skills
+        .into_iter()
+        .map(|path| {
+            Diagnostic::warning(path, None, "holds no SKILL.md, in this folder or below it; nothing here was checked")
+        })
+        .collect();
     let checked: Vec<(CheckedSkill, Vec<Diagnostic>)> = targets
         .par_iter()
         .map(|target| {
-            let files = skill_files::read_skill_files(&target.dir, &mut Default::default());
-            let parsed = read_as_built(target);
-            let mut report = scan::scan_skill(&SkillInput {
-                folder_name: &target.folder_name,
-                skill_file: &target.dir.skill_file,
-                files: &files,
-                parsed: parsed.as_ref().ok(),
-            });
+            let read = skill_files::read_skill(
+                &target.dir,
+                Path::new(&target.display),
+                &target.folder_name,
+                Default::default(),
+            );
+            let mut report = read.scan;
             suppress::apply(&mut report.findings, &target.suppressions, |f| f.file.clone());
-            let (name, diagnostics) = match parsed {
-                Ok(parsed) => (parsed.frontmatter.name, parsed.diagnostics),
-                Err(None) => (None, Vec::new()),
-                Err(Some(diagnostic)) => (None, vec![diagnostic]),
+            let mut diagnostics = read.reading;
+            let name = match read.parsed {
+                Ok(parsed) => parsed.frontmatter.name,
+                Err(left_out) => {
+                    diagnostics.extend(left_out);
+                    None
+                }
             };
             let name = name.unwrap_or_else(|| target.folder_name.clone());
             (CheckedSkill { path: target.display.clone(), name, report }, diagnostics)
         })
         .collect();
     let (skills, diagnostics): (Vec<_>, Vec<_>) = checked.into_iter().unzip();
-    Ok(Checked { skills, diagnostics: diagnostics.into_iter().flatten().collect() })
-}
-
-/// Reads a target's SKILL.md as `catalog build` reads it (the same reader, the same limits): the
-/// scanner is given what it read, and `check` reports its name and the diagnostics the build
-/// would give it, named by the path shown. `Err(None)`: the target has no SKILL.md.
-fn read_as_built(target: &Target) -> std::result::Result<crate::parse::ParsedSkill, Option<Diagnostic>> {
-    if target.dir.skill_file.is_empty() {
-        return Err(None);
-    }
-    let shown = Path::new(&target.display).join(&target.dir.skill_file);
-    skill_files::read_skill_md(&target.dir.skill_file_path())
-        .and_then(|bytes| crate::parse::parse_skill(&shown, &bytes))
-        .map_err(|mut diagnostic| {
-            diagnostic.file = shown;
-            Some(diagnostic)
-        })
+    Ok(Checked { skills, diagnostics: diagnostics.into_iter().flatten().collect(), not_skills })
 }
 
 /// The rule id under which `check` reports a reading diagnostic in its JSON and SARIF: a

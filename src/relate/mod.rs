@@ -30,6 +30,8 @@ pub struct Relations {
     pub same_repo: Vec<Vec<usize>>,
     /// The key of everything the rankings read, for [`SimilarMemo`].
     pub similar_key: String,
+    /// Skills whose ranking stopped on an internal error, by catalog index.
+    pub faults: Vec<(usize, crate::fault::Fault)>,
 }
 
 /// A similar-skill ranking with the key of everything it read: a build whose key matches an
@@ -73,7 +75,7 @@ pub fn relate(
     let key = similar_key(&read, SIMILAR_PER_SKILL, SAME_REPO_PER_SKILL);
     let ranking = match earlier {
         Some(memo) if memo.key == key && memo.similar.len() == skills.len() && memo.same_repo.len() == skills.len() => {
-            similar::Ranking { similar: memo.similar, same_repo: memo.same_repo }
+            similar::Ranking { similar: memo.similar, same_repo: memo.same_repo, faults: Vec::new() }
         }
         _ => {
             let sections: Vec<Vec<String>> = (0..skills.len()).into_par_iter().map(sections).collect();
@@ -91,7 +93,13 @@ pub fn relate(
             similar::rank(&inputs, SIMILAR_PER_SKILL, SAME_REPO_PER_SKILL)
         }
     };
-    Relations { topics, similar: ranking.similar, same_repo: ranking.same_repo, similar_key: key }
+    Relations {
+        topics,
+        similar: ranking.similar,
+        same_repo: ranking.same_repo,
+        similar_key: key,
+        faults: ranking.faults,
+    }
 }
 
 /// The text the ranking reads of a skill, as parts: its name as words, its description, its

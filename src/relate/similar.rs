@@ -49,6 +49,9 @@ pub struct Ranking {
     /// measure: each one found while there are that many, however little it shares. Only
     /// their order is shown, so only their numbers are kept.
     pub same_repo: Vec<Vec<usize>>,
+    /// Skills whose ranking stopped on an internal error: they are shown with no similar
+    /// skills, and the rest of the catalog is ranked.
+    pub faults: Vec<(usize, crate::fault::Fault)>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -167,76 +170,99 @@ pub fn rank(inputs: &[SimilarInput], k: usize, same_repo_k: usize) -> Ranking {
             })
         })
         .collect();
-    let (similar, same_repo) = (0..n)
+    let rank_one = |i: usize| {
+        // Rarest lists first: they say the most, and the budget is spent where it counts.
+        let mut lists: Vec<&[u32]> = features
+            .get(i)
+            .iter()
+            .map(|f| feature_postings[*f as usize].as_slice())
+            .chain(vectors.get(i).iter().map(|(t, _)| term_postings[*t as usize].as_slice()))
+            .collect();
+        lists.sort_by_key(|l| l.len());
+        let mut budget = CANDIDATE_BUDGET;
+        let mut candidates: Vec<u32> = Vec::new();
+        for list in lists {
+            if budget == 0 {
+                break;
+            }
+            // Spread the visited part over the whole list so no part of the catalog is favoured.
+            let step = list.len().div_ceil(budget).max(1);
+            for &j in list.iter().step_by(step) {
+                candidates.push(j);
+            }
+            budget = budget.saturating_sub(list.len().min(budget));
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+        // The repository's skills among them, and a bounded sample of the rest of it.
+        let mut in_repo: Vec<u32> =
+            candidates.iter().copied().filter(|&j| inputs[j as usize].repo == inputs[i].repo).collect();
+        repos.sample(i, &mut in_repo);
+        in_repo.sort_unstable();
+        in_repo.dedup();
+
+        let slot = rayon::current_thread_index().unwrap_or(0) % scratches.len();
+        // A ranking that stopped half-way (see below) left its scratch poisoned, and maybe
+        // loaded: it is cleared before it serves again.
+        let mut scratch = scratches[slot].lock().unwrap_or_else(|poisoned| {
+            scratches[slot].clear_poison();
+            let mut scratch = poisoned.into_inner();
+            scratch.clear();
+            scratch
+        });
+        scratch.load(features.get(i), vectors.get(i));
+        let score = |list: Vec<u32>, k: usize| {
+            // Shared topics first: cheap, and they decide the order. Text similarity is
+            // computed only for candidates that can still make the top k.
+            let mut scored: Vec<(usize, usize)> = list
+                .into_iter()
+                .map(|j| j as usize)
+                .filter(|&j| j != i && content_hashes[j] != content_hashes[i])
+                .map(|j| (j, scratch.shared(features.get(j))))
+                .collect();
+            let mut by_shared: Vec<usize> = scored.iter().map(|&(_, s)| s).collect();
+            by_shared.sort_unstable_by(|a, b| b.cmp(a));
+            let threshold = by_shared.get(k.saturating_sub(1)).copied().unwrap_or(0);
+            scored.retain(|&(_, shared)| shared >= threshold);
+            scored
+                .into_iter()
+                .map(|(j, shared)| Match { index: j, shared, text: scratch.cosine(vectors.get(j)) })
+                .collect::<Vec<Match>>()
+        };
+        let best_first = |mut matches: Vec<Match>, k: usize| {
+            matches.sort_by(|a, b| b.shared.cmp(&a.shared).then(b.text.total_cmp(&a.text)).then(a.index.cmp(&b.index)));
+            matches.truncate(k);
+            matches
+        };
+        let mut similar = score(candidates, k);
+        similar.retain(|m| m.shared > 0 || m.text >= MIN_TEXT_SIMILARITY);
+        let same_repo = score(in_repo, same_repo_k);
+        scratch.unload(features.get(i), vectors.get(i));
+        let same_repo = best_first(same_repo, same_repo_k).into_iter().map(|m| m.index).collect();
+        (best_first(similar, k), same_repo)
+    };
+    // Each skill's ranking is its own boundary: one that stops leaves that skill unranked.
+    type Ranked = Result<(Vec<Match>, Vec<usize>), crate::fault::Fault>;
+    let ranked: Vec<Ranked> = (0..n)
         .into_par_iter()
         .map(|i| {
-            // Rarest lists first: they say the most, and the budget is spent where it counts.
-            let mut lists: Vec<&[u32]> = features
-                .get(i)
-                .iter()
-                .map(|f| feature_postings[*f as usize].as_slice())
-                .chain(vectors.get(i).iter().map(|(t, _)| term_postings[*t as usize].as_slice()))
-                .collect();
-            lists.sort_by_key(|l| l.len());
-            let mut budget = CANDIDATE_BUDGET;
-            let mut candidates: Vec<u32> = Vec::new();
-            for list in lists {
-                if budget == 0 {
-                    break;
-                }
-                // Spread the visited part over the whole list so no part of the catalog is favoured.
-                let step = list.len().div_ceil(budget).max(1);
-                for &j in list.iter().step_by(step) {
-                    candidates.push(j);
-                }
-                budget = budget.saturating_sub(list.len().min(budget));
-            }
-            candidates.sort_unstable();
-            candidates.dedup();
-            // The repository's skills among them, and a bounded sample of the rest of it.
-            let mut in_repo: Vec<u32> =
-                candidates.iter().copied().filter(|&j| inputs[j as usize].repo == inputs[i].repo).collect();
-            repos.sample(i, &mut in_repo);
-            in_repo.sort_unstable();
-            in_repo.dedup();
-
-            let slot = rayon::current_thread_index().unwrap_or(0) % scratches.len();
-            let mut scratch = scratches[slot].lock().expect("a scratch is never poisoned");
-            scratch.load(features.get(i), vectors.get(i));
-            let score = |list: Vec<u32>, k: usize| {
-                // Shared topics first: cheap, and they decide the order. Text similarity is
-                // computed only for candidates that can still make the top k.
-                let mut scored: Vec<(usize, usize)> = list
-                    .into_iter()
-                    .map(|j| j as usize)
-                    .filter(|&j| j != i && content_hashes[j] != content_hashes[i])
-                    .map(|j| (j, scratch.shared(features.get(j))))
-                    .collect();
-                let mut by_shared: Vec<usize> = scored.iter().map(|&(_, s)| s).collect();
-                by_shared.sort_unstable_by(|a, b| b.cmp(a));
-                let threshold = by_shared.get(k.saturating_sub(1)).copied().unwrap_or(0);
-                scored.retain(|&(_, shared)| shared >= threshold);
-                scored
-                    .into_iter()
-                    .map(|(j, shared)| Match { index: j, shared, text: scratch.cosine(vectors.get(j)) })
-                    .collect::<Vec<Match>>()
-            };
-            let best_first = |mut matches: Vec<Match>, k: usize| {
-                matches.sort_by(|a, b| {
-                    b.shared.cmp(&a.shared).then(b.text.total_cmp(&a.text)).then(a.index.cmp(&b.index))
-                });
-                matches.truncate(k);
-                matches
-            };
-            let mut similar = score(candidates, k);
-            similar.retain(|m| m.shared > 0 || m.text >= MIN_TEXT_SIMILARITY);
-            let same_repo = score(in_repo, same_repo_k);
-            scratch.unload(features.get(i), vectors.get(i));
-            let same_repo = best_first(same_repo, same_repo_k).into_iter().map(|m| m.index).collect();
-            (best_first(similar, k), same_repo)
+            crate::fault::catch(crate::fault::Stage::Relate, || {
+                #[cfg(test)]
+                inputs[i].text.iter().for_each(|part| crate::fault::inject(crate::fault::Stage::Relate, part));
+                rank_one(i)
+            })
         })
-        .unzip();
-    Ranking { similar, same_repo }
+        .collect();
+    let mut ranking = Ranking::default();
+    for (i, result) in ranked.into_iter().enumerate() {
+        let (similar, same_repo) = result.unwrap_or_else(|fault| {
+            ranking.faults.push((i, fault));
+            Default::default()
+        });
+        ranking.similar.push(similar);
+        ranking.same_repo.push(same_repo);
+    }
+    ranking
 }
 
 /// Each repository's skills, in catalog order, and each skill's place among them.
@@ -316,6 +342,12 @@ impl Scratch {
     fn load(&mut self, features: &[u32], vector: &[(u32, f32)]) {
         features.iter().for_each(|&f| self.has_feature[f as usize] = true);
         vector.iter().for_each(|&(t, w)| self.weight[t as usize] = w);
+    }
+
+    /// Every table back to empty, whatever skill is loaded.
+    fn clear(&mut self) {
+        self.has_feature.fill(false);
+        self.weight.fill(0.0);
     }
 
     fn unload(&mut self, features: &[u32], vector: &[(u32, f32)]) {

@@ -107,14 +107,17 @@ pub struct FindingRow {
 
 #[derive(Debug, Clone, Serialize)]
 pub struct Safety {
-    /// `passed`, `notes` or `failed`: the CSS class suffix.
+    /// `passed`, `notes`, `not-checked` or `failed`: the CSS class suffix.
     pub verdict: &'static str,
     /// Where the check looked and how serious its findings are: the list's heading.
     pub summary: String,
     /// Findings above info that no suppression covers.
     pub active: usize,
     pub findings: Vec<FindingRow>,
-    /// Files not scanned, with why.
+    /// Files the check could not finish, with why: the reason the skill is not checked.
+    pub unchecked: Vec<String>,
+    /// Files not scanned for want of text (binaries, links), and files the parsers left to
+    /// the line readers, with why.
     pub skipped: Vec<String>,
     pub follows_spec: bool,
     pub spec_findings: Vec<FindingRow>,
@@ -362,6 +365,24 @@ pub struct ReportPage {
 #[derive(Debug, Clone, Serialize)]
 pub struct PlainPage {
     pub site: SiteCtx,
+}
+
+/// A skill's page when making the full one stopped on an internal error: what the catalog
+/// knows of the skill without the page's own work.
+#[derive(Debug, Clone, Serialize)]
+pub struct FallbackPage {
+    pub site: SiteCtx,
+    pub page: FallbackCtx,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct FallbackCtx {
+    pub title: String,
+    pub description: String,
+    pub repo: String,
+    pub repo_href: String,
+    pub verdict: &'static str,
+    pub verdict_word: &'static str,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -10,6 +10,7 @@ pub fn verdict(skill: &Skill) -> (&'static str, &'static str) {
     match skill.verdict {
         Verdict::Passed => ("passed", "Auto-check passed"),
         Verdict::Notes => ("notes", "Auto-check notes"),
+        Verdict::NotChecked => ("not-checked", "Auto-check not finished"),
         Verdict::Failed => ("failed", "Auto-check failed"),
     }
 }

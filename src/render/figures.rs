@@ -43,17 +43,20 @@ pub fn of_skills(catalog: &Catalog, skills: &[usize]) -> Vec<String> {
 }
 
 fn verdicts(catalog: &Catalog, skills: &[usize], id: &str) -> String {
-    let mut counts = [0usize; 3];
+    let mut counts = [0usize; 4];
     for &i in skills {
         counts[match catalog.skills[i].verdict {
             Verdict::Passed => 0,
             Verdict::Notes => 1,
-            Verdict::Failed => 2,
+            Verdict::NotChecked => 2,
+            Verdict::Failed => 3,
         }] += 1;
     }
-    let bars = [("Passed", "passed"), ("Notes", "notes"), ("Failed", "failed")]
+    let bars = [("Passed", "passed"), ("Notes", "notes"), ("Not checked", "not-checked"), ("Failed", "failed")]
         .iter()
         .zip(counts)
+        // A verdict no skill has is no bar: "not checked" is rare and mostly absent.
+        .filter(|&(&(_, class), n)| n > 0 || class != "not-checked")
         .map(|(&(label, class), n)| Bar { class, ..Bar::new(label, n) })
         .collect::<Vec<_>>();
     charts::bars(id, "Automated check verdicts", &bars)

@@ -49,6 +49,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("repos.html", include_str!("../../templates/repos.html")),
     ("search.html", include_str!("../../templates/search.html")),
     ("owner.html", include_str!("../../templates/owner.html")),
+    ("skill_fallback.html", include_str!("../../templates/skill_fallback.html")),
 ];
 const STATIC_FILES: &[(&str, &[u8])] = &[
     ("static/style.css", include_bytes!("../../static/style.css")),
@@ -184,9 +185,11 @@ fn error_chain(err: &dyn std::error::Error) -> String {
 }
 
 /// What a render wrote.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct RenderStats {
     pub pages: usize,
+    /// Pages made in part: the full page stopped on an internal error, named here.
+    pub diagnostics: Vec<crate::diag::Diagnostic>,
 }
 
 /// SKILL.md's text of each skill, by its index in the catalog, as it was read (BOM removed,
@@ -258,15 +261,33 @@ pub fn render_site(
         token_scale: &token_scale,
         texts,
     };
+    // A skill page that stops on an internal error is the one page made in part.
+    let faults = std::sync::Mutex::new(Vec::new());
     (0..catalog.skills.len()).into_par_iter().try_for_each(|index| -> Result<()> {
         let skill = &catalog.skills[index];
         let dir = skill.url_path(&catalog.repos[skill.repo]);
-        // The page's key is its input hashed; the page is made only when it is rendered.
-        let input = inputs.skill_page(index);
-        let key = crate::hash::of("skill page", &input);
-        renderer.page_from_inputs(out, &[dir.as_str(), "index.html"].concat(), "skill.html", key, || {
-            skill_page::skill_page(&input)
-        })?;
+        let path = [dir.as_str(), "index.html"].concat();
+        let made = crate::fault::catch(crate::fault::Stage::Render, || {
+            // The page's key is its input hashed; the page is made only when it is rendered.
+            let input = inputs.skill_page(index);
+            let key = crate::hash::of("skill page", &input);
+            renderer.page_from_inputs(out, &path, "skill.html", key, || {
+                #[cfg(test)]
+                crate::fault::inject(crate::fault::Stage::Render, &skill.description);
+                skill_page::skill_page(&input)
+            })
+        });
+        match made {
+            Ok(written) => written?,
+            Err(fault) => {
+                let page = fallback_page(catalog, index, site(&dir));
+                renderer.page(out, &path, "skill_fallback.html", &page)?;
+                let message = format!("{fault}; its page shows only its name and description");
+                let diagnostic =
+                    crate::diag::Diagnostic::warning(skill.repo_path(&catalog.repos[skill.repo]), None, message);
+                faults.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push((index, diagnostic));
+            }
+        }
         if skill.analysis.license.redistributable {
             // The text is a function of the skill's cache key: an unchanged one is not hashed again.
             let key = hash_parts(&[b"SKILL.md copy\0", texts.source_key(index).as_bytes()]);
@@ -432,11 +453,13 @@ pub fn render_site(
             feeds::write_sitemap(&catalog.config.base_url, &pages, feeds::SITEMAP_MAX_URLS, &renderer.program, out)
         },
         || -> Result<()> {
+            let faults = faults.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             let report = ReportPage {
                 site: site("report/"),
                 lines: catalog
                     .diagnostics
                     .iter()
+                    .chain(faults.iter().map(|(_, d)| d))
                     .map(|d| ReportLine {
                         level: match d.level {
                             Level::Error => "error".into(),
@@ -466,7 +489,27 @@ pub fn render_site(
     let pages = pages.len() + 2;
     shown.drop_later();
     crate::drop_later((topic_index, all, title_rank));
-    Ok(RenderStats { pages })
+    let mut faults = faults.into_inner().unwrap_or_else(std::sync::PoisonError::into_inner);
+    faults.sort_by_key(|(index, _)| *index);
+    Ok(RenderStats { pages, diagnostics: faults.into_iter().map(|(_, d)| d).collect() })
+}
+
+/// The page of a skill whose full page stopped on an internal error.
+fn fallback_page(catalog: &Catalog, index: usize, site: SiteCtx) -> FallbackPage {
+    let skill = &catalog.skills[index];
+    let repo = &catalog.repos[skill.repo];
+    let (verdict, verdict_word) = facets::verdict(skill);
+    FallbackPage {
+        site,
+        page: FallbackCtx {
+            title: skill.name.clone(),
+            description: skill.description.clone(),
+            repo: repo.id.full(),
+            repo_href: repo.url_path(),
+            verdict,
+            verdict_word,
+        },
+    }
 }
 
 /// The search page: its filters offer the values the index holds.

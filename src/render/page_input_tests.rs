@@ -120,6 +120,7 @@ fn catalog() -> (Catalog, Texts) {
             ],
             same_repo: vec![vec![1], vec![0]],
             similar_key: String::new(),
+            faults: Vec::new(),
         },
         editorial: Default::default(),
     };

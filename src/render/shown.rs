@@ -168,6 +168,7 @@ fn compare_row(input: &ShownInput) -> CompareRow {
         auto_check: match skill.verdict {
             Verdict::Passed => "Pass",
             Verdict::Notes => "Notes",
+            Verdict::NotChecked => "Not checked",
             Verdict::Failed => "Fail",
         }
         .to_string(),

@@ -172,6 +172,7 @@ fn skill_ctx(input: &SkillPageInput) -> crate::error::Result<SkillCtx> {
         verdict_word: match skill.verdict {
             Verdict::Passed => "Passed",
             Verdict::Notes => "Notes",
+            Verdict::NotChecked => "Not checked",
             Verdict::Failed => "Failed",
         },
         findings: match safety.active {
@@ -339,6 +340,14 @@ fn safety(skill: &Skill, scan: &crate::scan::ScanReport, blob_dir: Option<&str>)
     let summary = match verdict {
         Verdict::Passed => format!("The automated check found no risky patterns in {where_}."),
         Verdict::Notes => format!("Findings in {where_}, none of them high or critical:"),
+        Verdict::NotChecked => {
+            let files: Vec<&str> = scan.unchecked().map(|s| s.file.as_str()).collect();
+            format!(
+                "The automated check could not finish on {}, so this skill is not said to pass. {}",
+                list_with_more(&files.iter().map(|f| f.to_string()).collect::<Vec<_>>(), 3, "file"),
+                if active > 0 { "What it found elsewhere:" } else { "It found nothing in the rest." }
+            )
+        }
         Verdict::Failed => {
             format!("Findings in {where_}, {serious} of them high or critical. Read them before installing:")
         }
@@ -348,7 +357,11 @@ fn safety(skill: &Skill, scan: &crate::scan::ScanReport, blob_dir: Option<&str>)
         summary,
         active,
         findings: listed.into_iter().map(row).collect(),
-        skipped: scan.skipped.iter().map(|s| format!("{}: {}", s.file, s.reason)).collect(),
+        unchecked: unchecked_lines(scan),
+        skipped: (scan.skipped.iter().filter(|s| !s.reason.leaves_unchecked()))
+            .map(|s| format!("{}: {}", s.file, s.reason))
+            .chain(scan.limited.iter().map(|l| format!("{}: {}", l.file, l.limit)))
+            .collect(),
         follows_spec: scan.follows_spec() && skill.reading == Reading::Strict,
         spec_findings: scan.spec_findings().map(row).collect(),
         reading_problem: reading_problem(&skill.reading).to_string(),
@@ -367,6 +380,17 @@ fn safety(skill: &Skill, scan: &crate::scan::ScanReport, blob_dir: Option<&str>)
             _ => Vec::new(),
         },
     }
+}
+
+/// The files the check could not finish, with why: the first few, then how many more.
+fn unchecked_lines(scan: &crate::scan::ScanReport) -> Vec<String> {
+    const LISTED: usize = 10;
+    let mut lines: Vec<String> = scan.unchecked().take(LISTED).map(|s| format!("{}: {}", s.file, s.reason)).collect();
+    let more = scan.unchecked().count().saturating_sub(LISTED);
+    if more > 0 {
+        lines.push(format!("and {} more", crate::plural::count(more, "file")));
+    }
+    lines
 }
 
 /// What a preview of a folder without a git remote says instead of install commands.

@@ -8,6 +8,7 @@
 //! from the safety verdict).
 
 pub mod commands;
+pub mod deadline;
 pub mod destinations;
 pub mod flows;
 pub mod found;
@@ -37,10 +38,16 @@ pub use sink::Sink;
 
 use crate::parse::ParsedSkill;
 
-/// Files larger than this are not scanned (a note says so).
-pub const MAX_SCAN_FILE_BYTES: u64 = 1024 * 1024;
-/// Skills with more files than this have the rest left unscanned (a note says so).
-pub const MAX_SCAN_FILES: usize = 1000;
+/// Files larger than this are not scanned, and the skill is not checked (its page says why).
+pub const MAX_SCAN_FILE_BYTES: u64 = 4 * 1024 * 1024;
+/// Skills with more text files than this have the rest left unscanned, and are not checked.
+pub const MAX_SCAN_FILES: usize = 5000;
+/// The text one skill's check reads at most, all files together; the rest is left unscanned
+/// and the skill is not checked.
+pub const MAX_SCAN_SKILL_BYTES: u64 = 64 * 1024 * 1024;
+/// The time one skill's check may take; a file it runs past is left unfinished and the skill is
+/// not checked. Real skills take milliseconds: this bounds a parser that runs away.
+pub const SCAN_TIME_BUDGET: std::time::Duration = std::time::Duration::from_secs(20);
 
 /// One file of a skill as the caller read it.
 #[derive(Debug, Clone)]
@@ -70,9 +77,27 @@ pub enum SkipReason {
     Symlink,
     /// Past [`MAX_SCAN_FILES`].
     TooMany,
+    /// Past [`MAX_SCAN_SKILL_BYTES`], with the files before it.
+    OverSkillBudget,
     Unreadable {
         error: String,
     },
+    /// The scanner stopped on it with an internal error, caught ([`crate::fault`]); what it
+    /// found before is kept.
+    Fault {
+        error: String,
+    },
+    /// The skill's check ran past [`SCAN_TIME_BUDGET`] before this file was read to its end.
+    OverTime,
+}
+
+impl SkipReason {
+    /// Whether leaving this file unread leaves the skill's check unfinished: a file of text that
+    /// a budget, the disk or an internal error kept from the readers. A binary (an archive or a
+    /// program among them is a finding of its own) or a link is nothing a text scanner reads.
+    pub fn leaves_unchecked(&self) -> bool {
+        !matches!(self, SkipReason::Binary | SkipReason::Symlink)
+    }
 }
 
 impl std::fmt::Display for SkipReason {
@@ -83,8 +108,15 @@ impl std::fmt::Display for SkipReason {
             }
             SkipReason::Binary => f.write_str("not scanned: binary"),
             SkipReason::Symlink => f.write_str("not scanned: a symbolic link"),
-            SkipReason::TooMany => write!(f, "not scanned: the skill has more than {MAX_SCAN_FILES} files"),
+            SkipReason::TooMany => write!(f, "not scanned: the skill has more than {MAX_SCAN_FILES} text files"),
+            SkipReason::OverSkillBudget => {
+                write!(f, "not scanned: the skill's files pass the limit of {MAX_SCAN_SKILL_BYTES} bytes")
+            }
             SkipReason::Unreadable { error } => write!(f, "not scanned: cannot be read ({error})"),
+            SkipReason::Fault { error } => write!(f, "the check could not finish: {error}"),
+            SkipReason::OverTime => {
+                write!(f, "the check could not finish: past its time budget of {} s", SCAN_TIME_BUDGET.as_secs())
+            }
         }
     }
 }
@@ -151,31 +183,55 @@ pub struct Skipped {
     pub reason: SkipReason,
 }
 
-/// The verdict of the reference page: passed (no finding above info), notes (medium or low),
-/// failed (high or critical). Spec findings and suppressed findings do not count.
+/// The verdict of the reference page: failed (a high or critical finding), not checked (no
+/// such finding, but a file the check could not finish), notes (medium or low findings),
+/// passed (every file checked, nothing above info). Spec findings and suppressed findings do
+/// not count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "kebab-case")]
 pub enum Verdict {
     Passed,
     Notes,
+    NotChecked,
     Failed,
 }
 
 impl Verdict {
+    /// The verdict's id, in JSON, CSS classes and search filters.
     pub fn as_str(self) -> &'static str {
         match self {
             Verdict::Passed => "passed",
             Verdict::Notes => "notes",
+            Verdict::NotChecked => "not-checked",
             Verdict::Failed => "failed",
         }
     }
+
+    /// The verdict in words, for people.
+    pub fn label(self) -> &'static str {
+        match self {
+            Verdict::NotChecked => "not checked",
+            other => other.as_str(),
+        }
+    }
+}
+
+/// A file the readers read only in part: one of the parsers' budgets kept the parser from it,
+/// and the line readers read it alone.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct Limited {
+    pub file: String,
+    pub limit: script::Limit,
 }
 
 #[derive(Debug, Clone, Default, Serialize, serde::Deserialize)]
 pub struct ScanReport {
     /// Sorted by file, line, column, rule.
     pub findings: Vec<Finding>,
+    /// Files not read, or not read to their end, and why.
     pub skipped: Vec<Skipped>,
+    /// Files read by the line readers alone.
+    pub limited: Vec<Limited>,
     pub files_scanned: usize,
     pub bytes_scanned: u64,
 }
@@ -185,9 +241,15 @@ impl ScanReport {
         let worst = self.findings.iter().filter(|f| f.is_active() && !f.is_spec()).map(|f| f.severity).max();
         match worst {
             Some(s) if s >= Severity::High => Verdict::Failed,
+            _ if self.unchecked().next().is_some() => Verdict::NotChecked,
             Some(s) if s >= Severity::Low => Verdict::Notes,
             _ => Verdict::Passed,
         }
+    }
+
+    /// The files the check could not finish, whose skill is therefore not said to pass.
+    pub fn unchecked(&self) -> impl Iterator<Item = &Skipped> {
+        self.skipped.iter().filter(|s| s.reason.leaves_unchecked())
     }
 
     pub fn safety_findings(&self) -> impl Iterator<Item = &Finding> {
@@ -246,31 +308,59 @@ pub(crate) fn rule_regex(pattern: &str) -> regex::Regex {
     regex::RegexBuilder::new(&ascii_boundaries(pattern)).case_insensitive(true).build().expect("valid regex")
 }
 
-/// Scans every file of a skill.
+/// Scans every file of a skill, within [`SCAN_TIME_BUDGET`]. A file the scanner stops on with
+/// an internal error, or that the budget cuts short, is listed as unchecked with why, and the
+/// rest of the skill is still read: one file never costs the others their findings.
 pub fn scan_skill(input: &SkillInput) -> ScanReport {
+    use crate::fault::{self, Stage};
+    let _deadline = deadline::Deadline::start(SCAN_TIME_BUDGET);
     let mut report = ScanReport::default();
     let mut parsed_here = None;
     let mut skill_text: Option<std::borrow::Cow<str>> = None;
+    let unchecked = |file: &ScanFile, reason: SkipReason| Skipped { file: file.path.clone(), reason };
     for file in input.files {
         let bytes = match &file.content {
             FileContent::Bytes(bytes) => bytes,
             FileContent::Skipped(reason) => {
-                report.skipped.push(Skipped { file: file.path.clone(), reason: reason.clone() });
+                report.skipped.push(unchecked(file, reason.clone()));
                 continue;
             }
         };
         if text::looks_binary(bytes) {
-            report.skipped.push(Skipped { file: file.path.clone(), reason: SkipReason::Binary });
+            report.skipped.push(unchecked(file, SkipReason::Binary));
+            continue;
+        }
+        if deadline::passed() {
+            report.skipped.push(unchecked(file, SkipReason::OverTime));
             continue;
         }
         let (decoded, _) = crate::parse::decode(bytes);
         let is_skill_file = file.path == input.skill_file;
         report.files_scanned += 1;
         report.bytes_scanned += bytes.len() as u64;
-        report.findings.extend(scan_text(&file.path, &decoded));
+        let scanned = fault::catch(Stage::Scan, || {
+            #[cfg(test)]
+            fault::inject(Stage::Scan, &decoded);
+            scan_file(&file.path, &decoded)
+        });
+        match scanned {
+            Ok((findings, limits)) => {
+                report.findings.extend(findings);
+                report.limited.extend(limits.into_iter().map(|limit| Limited { file: file.path.clone(), limit }));
+                if deadline::passed() {
+                    report.skipped.push(unchecked(file, SkipReason::OverTime));
+                }
+            }
+            Err(fault) => report.skipped.push(unchecked(file, SkipReason::Fault { error: fault.to_string() })),
+        }
         if is_skill_file {
             if input.parsed.is_none() {
-                parsed_here = Some(crate::parse::parse_skill(std::path::Path::new(&file.path), bytes));
+                let parsed =
+                    fault::catch(Stage::Parse, || crate::parse::parse_skill(std::path::Path::new(&file.path), bytes));
+                parsed_here =
+                    Some(parsed.unwrap_or_else(|fault| {
+                        Err(crate::diag::Diagnostic::error(&file.path, None, fault.to_string()))
+                    }));
             }
             skill_text = Some(decoded);
         }
@@ -282,12 +372,21 @@ pub fn scan_skill(input: &SkillInput) -> ScanReport {
             (None, Some(Err(diag))) => Err(diag.message.clone()),
             (None, None) => Err("SKILL.md could not be read".to_string()),
         };
-        let mut sink = Sink::new(input.skill_file, text);
-        spec::check(&mut sink, parsed.clone(), input.folder_name);
-        if let Ok(parsed) = parsed {
-            commands::check_allowed_tools(&mut sink, parsed, input.files);
+        let checked = fault::catch(Stage::Scan, || {
+            let mut sink = Sink::new(input.skill_file, text);
+            spec::check(&mut sink, parsed.clone(), input.folder_name);
+            if let Ok(parsed) = parsed {
+                commands::check_allowed_tools(&mut sink, parsed, input.files);
+            }
+            sink.finish()
+        });
+        match checked {
+            Ok(findings) => report.findings.extend(findings),
+            Err(fault) => report.skipped.push(Skipped {
+                file: input.skill_file.to_string(),
+                reason: SkipReason::Fault { error: fault.to_string() },
+            }),
         }
-        report.findings.extend(sink.finish());
     }
     unscannable_payloads(&mut report);
     dedupe_secret_names(&mut report.findings);
@@ -297,6 +396,11 @@ pub fn scan_skill(input: &SkillInput) -> ScanReport {
 
 /// Scans one file's text. `path` decides how the text is read (Markdown, script, config).
 pub fn scan_text(path: &str, text: &str) -> Vec<Finding> {
+    scan_file(path, text).0
+}
+
+/// [`scan_text`], with the parsers' budgets the file passed.
+pub fn scan_file(path: &str, text: &str) -> (Vec<Finding>, Vec<script::Limit>) {
     let (found, keywords) = prefilter::search(text);
     scan_text_with(path, text, found, keywords.as_deref())
 }
@@ -308,7 +412,7 @@ fn scan_text_with(
     text: &str,
     found: found::Found,
     keywords: Option<&[instructions::keywords::Hit]>,
-) -> Vec<Finding> {
+) -> (Vec<Finding>, Vec<script::Limit>) {
     let mut sink = Sink::new(path, text);
     let kind = text::FileKind::of(path, text);
     let regions = text::regions(text, kind);
@@ -325,7 +429,7 @@ fn scan_text_with(
     if let Some(with_hidden) = &with_hidden {
         hidden::check(&mut sink, with_hidden);
     }
-    sink.finish()
+    sink.finish_with_limits()
 }
 
 /// Archives and compiled programs are code the scanner cannot read: the skill cannot be said

@@ -223,9 +223,9 @@ mod tests {
             let path = name.rsplit('/').next().unwrap_or(name).to_string();
             let path = if name.contains("SKILL") || name.ends_with(".md") { path } else { format!("scripts/{path}") };
             let (found, keywords) = search(text);
-            let filtered = crate::scan::scan_text_with(&path, text, found, keywords.as_deref());
+            let filtered = crate::scan::scan_text_with(&path, text, found, keywords.as_deref()).0;
             // Every pattern, and the instruction reader's keywords searched region by region.
-            let full = crate::scan::scan_text_with(&path, text, Found::everything(), None);
+            let full = crate::scan::scan_text_with(&path, text, Found::everything(), None).0;
             assert_eq!(shown(&filtered), shown(&full), "{name}");
             findings += full.len();
         }

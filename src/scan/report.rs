@@ -35,6 +35,8 @@ pub struct Summary {
     pub failed: usize,
     pub notes: usize,
     pub passed: usize,
+    /// Skills with a file the check could not finish and nothing that fails them.
+    pub not_checked: usize,
     pub follow_spec: usize,
     /// Active (unsuppressed) findings per rule id.
     pub findings_per_rule: BTreeMap<&'static str, usize>,
@@ -50,6 +52,7 @@ pub fn summary(skills: &[CheckedSkill]) -> Summary {
             Verdict::Failed => s.failed += 1,
             Verdict::Notes => s.notes += 1,
             Verdict::Passed => s.passed += 1,
+            Verdict::NotChecked => s.not_checked += 1,
         }
         if skill.report.follows_spec() {
             s.follow_spec += 1;
@@ -77,7 +80,7 @@ pub fn text(skills: &[CheckedSkill], show_info: bool) -> String {
         let shown: Vec<&Finding> =
             report.findings.iter().filter(|f| show_info || f.severity > Severity::Info || !f.is_active()).collect();
         let label = if skill.path.is_empty() { "." } else { skill.path.as_str() };
-        out.push_str(&format!("{label} ({}): {}", skill.name, verdict.as_str()));
+        out.push_str(&format!("{label} ({}): {}", skill.name, verdict.label()));
         out.push_str(if report.follows_spec() { ", follows the Agent Skills spec\n" } else { "\n" });
         for f in shown {
             let state = f.suppressed.as_ref().map(|r| format!(" [suppressed: {r}]")).unwrap_or_default();
@@ -98,13 +101,17 @@ pub fn text(skills: &[CheckedSkill], show_info: bool) -> String {
         for s in &report.skipped {
             out.push_str(&format!("  {}: {}\n", skill.file_path(&s.file), s.reason));
         }
+        for l in &report.limited {
+            out.push_str(&format!("  {}: {}\n", skill.file_path(&l.file), l.limit));
+        }
     }
     let s = summary(skills);
     let total: usize = s.findings_per_rule.values().sum();
     out.push_str(&format!(
-        "{}: {} failed, {} with notes, {} passed; {}{}; {} follow the Agent Skills spec\n",
+        "{}: {} failed,{} {} with notes, {} passed; {}{}; {} follow the Agent Skills spec\n",
         crate::plural::count(s.skills, "skill"),
         s.failed,
+        if s.not_checked > 0 { format!(" {} not checked,", s.not_checked) } else { String::new() },
         s.notes,
         s.passed,
         crate::plural::count(total, "finding"),
@@ -163,7 +170,8 @@ pub fn json(skills: &[CheckedSkill]) -> String {
                 "verdict": skill.report.verdict(),
                 "follows_spec": skill.report.follows_spec(),
                 "findings": findings,
-                "skipped": skill.report.skipped.iter().map(|s| json!({"file": skill.file_path(&s.file), "reason": s.reason.to_string()})).collect::<Vec<_>>(),
+                "skipped": skill.report.skipped.iter().map(|s| json!({"file": skill.file_path(&s.file), "reason": s.reason.to_string(), "unchecked": s.reason.leaves_unchecked()})).collect::<Vec<_>>(),
+                "limited": skill.report.limited.iter().map(|l| json!({"file": skill.file_path(&l.file), "reason": l.limit.to_string()})).collect::<Vec<_>>(),
             })
         })
         .collect();
@@ -279,6 +287,22 @@ pub fn sarif(skills: &[CheckedSkill]) -> String {
             results.push(result);
         }
     }
+    // Files the check could not finish: the run did not succeed on them, which code scanning
+    // shows as a tool notification rather than as a finding.
+    let notifications: Vec<Value> = skills
+        .iter()
+        .flat_map(|skill| {
+            skill.report.unchecked().map(move |s| {
+                json!({
+                    "level": "error",
+                    "message": { "text": format!("{}: {}", skill.name, s.reason) },
+                    "locations": [{ "physicalLocation": {
+                        "artifactLocation": { "uri": uri_path(&skill.file_path(&s.file)), "uriBaseId": "%SRCROOT%" },
+                    }}],
+                })
+            })
+        })
+        .collect();
     let log = json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -293,6 +317,10 @@ pub fn sarif(skills: &[CheckedSkill]) -> String {
                 }
             },
             "columnKind": "unicodeCodePoints",
+            "invocations": [{
+                "executionSuccessful": notifications.is_empty(),
+                "toolExecutionNotifications": notifications,
+            }],
             "results": results,
         }],
     });

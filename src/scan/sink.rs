@@ -10,6 +10,8 @@ pub struct Sink<'a> {
     /// Filled as findings are placed: most files have none.
     lines: text::LineIndex,
     pub(super) findings: Vec<Finding>,
+    /// The parsers' budgets this file passed, each once.
+    limits: Vec<super::script::Limit>,
     seen: crate::FastSet<(&'static str, usize, usize)>,
     once: crate::FastSet<&'static str>,
 }
@@ -21,6 +23,7 @@ impl<'a> Sink<'a> {
             text,
             lines: text::LineIndex::default(),
             findings: Vec::new(),
+            limits: Vec::new(),
             seen: crate::FastSet::default(),
             once: crate::FastSet::default(),
         }
@@ -153,8 +156,20 @@ impl<'a> Sink<'a> {
         }
     }
 
+    /// Records that a parser's budget kept it from part of the file.
+    pub fn limit(&mut self, limit: super::script::Limit) {
+        if !self.limits.contains(&limit) {
+            self.limits.push(limit);
+        }
+    }
+
     pub fn finish(self) -> Vec<Finding> {
         self.findings
+    }
+
+    /// The findings, and the parsers' budgets the file passed.
+    pub fn finish_with_limits(self) -> (Vec<Finding>, Vec<super::script::Limit>) {
+        (self.findings, self.limits)
     }
 }
 

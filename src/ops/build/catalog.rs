@@ -282,7 +282,13 @@ pub(super) fn assemble_catalog(
     let sections = |i: usize| skill_sources[i].page.decode().map(|page| page.body.sections).unwrap_or_default();
     let relations = relate::relate(&facts, earlier, &sections);
     drop(facts);
-    if unchanged.as_deref() != Some(relations.similar_key.as_str()) {
+    for (index, fault) in &relations.faults {
+        let skill = &skills[*index];
+        let message = format!("{fault}; the skill is shown without similar skills");
+        diagnostics.push(Diagnostic::warning(skill.dir.skill_file_path(), None, message).relative_to(root));
+    }
+    // A ranking with a skill left out is not kept: the next build ranks again.
+    if unchanged.as_deref() != Some(relations.similar_key.as_str()) && relations.faults.is_empty() {
         let memo = relate::SimilarMemo {
             key: relations.similar_key.clone(),
             similar: relations.similar.clone(),

@@ -3,6 +3,8 @@
 //! plain data; this module and its parts join the stages to the reuse machinery (`incr`).
 
 mod catalog;
+#[cfg(test)]
+mod isolation_tests;
 mod repo;
 mod session;
 mod skill_index;
@@ -177,7 +179,7 @@ fn build_in(
         pages: stats.pages,
         files: written.files,
         bytes: written.bytes,
-        diagnostics: catalog.diagnostics.clone(),
+        diagnostics: catalog.diagnostics.iter().chain(&stats.diagnostics).cloned().collect(),
     };
     let record = incr::BuildRecord { fingerprint, generation: written.generation.clone(), summary };
     incr::store::save_record(&record_path(&record.summary.out), &record);

@@ -339,41 +339,38 @@ pub(super) fn skill_key(context: &Hash, dir: &discover::SkillDir) -> (String, di
 pub(super) fn read_skill(
     source: &DiscoveredSource,
     dir: &discover::SkillDir,
-    mut read: discover::FolderBytes,
+    read: discover::FolderBytes,
     repo_license: Option<&(String, String)>,
     reading: &Reading,
 ) -> std::result::Result<(LoadedSkill, String), Diagnostic> {
     let path = dir.skill_file_path();
     let content_hash = copies::content_hash(&dir.dir, &dir.files, &read);
-    // Kept bytes are under FolderBytes::MAX_FILE; the parser holds SKILL.md to its own limit.
-    let bytes = match read.take(&dir.skill_file) {
-        Some(bytes) => bytes,
-        None => skill_files::read_skill_md(&path)?,
-    };
-    let parsed = parse::parse_skill(&path, &bytes)?;
     let folder_name = dir.folder_name(&source.repo).to_string();
+    // Read, parsed and scanned as `check` reads it: the per-skill boundary.
+    let read = skill_files::read_skill(dir, &dir.dir, &folder_name, read);
+    let scan_diagnostics = read.scan_diagnostics(&dir.dir, &dir.skill_file);
+    let skill_files::SkillRead { parsed, mut scan, reading: read_diagnostics } = read;
+    let parsed = parsed.map_err(|left_out| {
+        left_out.unwrap_or_else(|| Diagnostic::error(&path, None, "has no SKILL.md; the skill is left out"))
+    })?;
     let skill_license = discover::skill_license_file(dir).and_then(|f| {
         let rel = if dir.rel_dir.is_empty() { f.path.clone() } else { format!("{}/{}", dir.rel_dir, f.path) };
         skill_files::read_text(&dir.dir.join(&f.path)).map(|text| (rel, text))
     });
-    let (analysis, body) = analyze::analyze(
-        &parsed,
-        &source.repo,
-        &folder_name,
-        LicenseInputs {
-            skill_file: skill_license.as_ref().map(|(file, text)| LicenseText { file: file.clone(), text }),
-            repo_file: repo_license.map(|(file, text)| LicenseText { file: file.clone(), text }),
-        },
-    );
-    // The scanner reads SKILL.md too, as read.
-    read.insert(&dir.skill_file, bytes);
-    let files = skill_files::read_skill_files(dir, &mut read);
-    let mut scan = crate::scan::scan_skill(&crate::scan::SkillInput {
-        folder_name: &folder_name,
-        skill_file: &dir.skill_file,
-        files: &files,
-        parsed: Some(&parsed),
+    let analyzed = crate::fault::catch(crate::fault::Stage::Analyze, || {
+        #[cfg(test)]
+        crate::fault::inject(crate::fault::Stage::Analyze, &parsed.text);
+        analyze::analyze(
+            &parsed,
+            &source.repo,
+            &folder_name,
+            LicenseInputs {
+                skill_file: skill_license.as_ref().map(|(file, text)| LicenseText { file: file.clone(), text }),
+                repo_file: repo_license.map(|(file, text)| LicenseText { file: file.clone(), text }),
+            },
+        )
     });
+    let (analysis, body) = analyzed.map_err(|fault| skill_files::left_out(&path, &fault))?;
     let prefix =
         if dir.rel_dir.is_empty() { source.repo.full() } else { format!("{}/{}", source.repo.full(), dir.rel_dir) };
     crate::scan::suppress::apply(&mut scan.findings, reading.suppress, |f| format!("{prefix}/{}", f.file));
@@ -385,6 +382,9 @@ pub(super) fn read_skill(
     };
     let description = parsed.frontmatter.description.clone().or_else(first_paragraph).unwrap_or_default();
     let mut parsed = parsed;
+    // The parser's warnings, then the scanner's.
+    parsed.diagnostics = read_diagnostics;
+    parsed.diagnostics.extend(scan_diagnostics);
     // Without frontmatter, its warning says where the name comes from.
     if parsed.frontmatter.name.is_none() && parsed.reading != parse::Reading::NoFrontmatter {
         parsed.diagnostics.push(Diagnostic::warning(
@@ -400,7 +400,10 @@ pub(super) fn read_skill(
             "has no `description`; agents cannot tell when to use it",
         ));
     }
-    let topics = reading.taxonomy.classify(&parsed.frontmatter, &name, &description, &analysis, &body);
+    let topics = crate::fault::catch(crate::fault::Stage::Analyze, || {
+        reading.taxonomy.classify(&parsed.frontmatter, &name, &description, &analysis, &body)
+    })
+    .map_err(|fault| skill_files::left_out(&path, &fault))?;
     let text_hash = crate::relate::text_hash(&parsed.text);
     let similar_text = crate::relate::similar_text(&name, &description, &analysis.digest.title, &body.sections);
     let similar_digest = crate::relate::similar_digest(&topics, &similar_text);

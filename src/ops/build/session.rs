@@ -73,8 +73,9 @@ impl Session {
     ) {
         let KeptFacts { mut diagnostics, commits } = kept;
         let Catalog { config, repos, skills, diagnostics: joined, relations, editorial } = catalog;
-        let relate::Relations { topics, similar, same_repo, similar_key } = relations;
-        self.similar = Some(relate::SimilarMemo { key: similar_key, similar, same_repo });
+        let relate::Relations { topics, similar, same_repo, similar_key, faults } = relations;
+        // A ranking with a skill left out is not kept: the next build ranks again.
+        self.similar = faults.is_empty().then_some(relate::SimilarMemo { key: similar_key, similar, same_repo });
         crate::drop_later((config, joined, topics, editorial));
         let mut skills = skills.into_iter();
         let mut skill_sources = skill_sources.into_iter();

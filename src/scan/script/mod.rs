@@ -11,6 +11,7 @@
 
 pub mod engine;
 pub mod js;
+pub mod nesting;
 pub mod powershell;
 pub mod python;
 pub mod shell;
@@ -24,18 +25,57 @@ use super::text::{Region, RegionKind};
 
 /// Code larger than this is left to the line readers (a parse is linear, but a skill's
 /// scripts are small, and a minified bundle is not worth following).
-const MAX_PARSED_BYTES: usize = 512 * 1024;
+pub const MAX_PARSED_BYTES: usize = 512 * 1024;
+
+/// Why no parser read a piece of code, which the line readers then read alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case", tag = "limit")]
+pub enum Limit {
+    /// Larger than [`MAX_PARSED_BYTES`].
+    Size { bytes: usize },
+    /// Nested deeper than [`nesting::MAX_NESTING`]: a recursive parser could run out of stack.
+    Nesting,
+}
+
+impl std::fmt::Display for Limit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Limit::Size { bytes } => {
+                write!(
+                    f,
+                    "read line by line only: {bytes} bytes of code, over the parsers' limit of {MAX_PARSED_BYTES}"
+                )
+            }
+            Limit::Nesting => {
+                write!(
+                    f,
+                    "read line by line only: code nested deeper than the parsers' limit of {}",
+                    nesting::MAX_NESTING
+                )
+            }
+        }
+    }
+}
 
 /// Parses `code` with a tree-sitter grammar, on one parser per thread (a parser's buffers are
-/// reused from one region to the next; setting its grammar again is cheap).
+/// reused from one region to the next; setting its grammar again is cheap). `None` when the
+/// parse was stopped at the check's deadline ([`crate::scan::deadline`]).
 pub(crate) fn tree_sitter_parse(language: &tree_sitter::Language, code: &str) -> Option<tree_sitter::Tree> {
     thread_local! {
         static PARSER: std::cell::RefCell<tree_sitter::Parser> = std::cell::RefCell::new(tree_sitter::Parser::new());
     }
     PARSER.with(|cell| {
         let mut parser = cell.borrow_mut();
-        parser.set_language(language).expect("the grammar matches the library");
-        parser.parse(code, None)
+        parser.set_language(language).ok()?;
+        let bytes = code.as_bytes();
+        let mut stop_at_deadline = |_: &tree_sitter::ParseState| crate::scan::deadline::passed();
+        let options = tree_sitter::ParseOptions::new().progress_callback(&mut stop_at_deadline);
+        let tree = parser.parse_with_options(&mut |at, _| bytes.get(at..).unwrap_or_default(), None, Some(options));
+        // A stopped parse leaves the parser mid-way; the next one must start afresh.
+        if tree.is_none() {
+            parser.reset();
+        }
+        tree
     })
 }
 
@@ -77,12 +117,18 @@ pub fn lang_of(path: &str, region: &Region, code: &str) -> Option<Lang> {
     }
 }
 
-/// Parses one code region and follows its values; false when it was not parsed (too large,
-/// or a language without a parser here), so the caller's line readers take over.
+/// Parses one code region and follows its values; false when it was not parsed (past one of
+/// the parsers' budgets, which the sink records, or a language without a parser here), so the
+/// caller's line readers take over.
 pub fn check(sink: &mut Sink, region: &Region, lang: Lang, read_again: ReadAgain) -> bool {
     let text: &str = sink.text;
-    let code = &text[region.start..region.end];
+    let Some(code) = text.get(region.start..region.end) else { return false };
     if code.len() > MAX_PARSED_BYTES {
+        sink.limit(Limit::Size { bytes: code.len() });
+        return false;
+    }
+    if lang == Lang::Js && nesting::depth(code) > nesting::MAX_NESTING {
+        sink.limit(Limit::Nesting);
         return false;
     }
     let path = sink.file;
