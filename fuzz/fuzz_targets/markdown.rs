@@ -7,7 +7,7 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };
-    let html = render(text, &LinkBase { blob_dir: "https://github.com/o/r/blob/HEAD/s/" });
+    let html = render(text, &LinkBase { blob_dir: Some("https://github.com/o/r/blob/HEAD/s/") });
     for (tag, attributes) in tags(&html.to_ascii_lowercase()) {
         assert!(
             !matches!(tag.as_str(), "script" | "img" | "iframe" | "object" | "embed" | "svg" | "style"),

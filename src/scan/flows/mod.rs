@@ -23,7 +23,7 @@ use triggers::{Group, Triggers};
 /// Code found inside code (a heredoc, a string run by an interpreter) read by every reader of
 /// code, as a script file of its language would be; the parsers call back here, so that they
 /// need not know the line readers.
-fn read_again(sink: &mut Sink, region: &Region) {
+pub(crate) fn read_again(sink: &mut Sink, region: &Region) {
     super::commands::check(sink, std::slice::from_ref(region), &super::found::Found::everything());
     check(sink, std::slice::from_ref(region));
 }
