@@ -29,7 +29,8 @@ else
   echo "== $registry not found: seeds from the project's own files only"
 fi
 
-# Up to COUNT files under the project's and the registry's folders whose names match one of the
+# (awk, not head, takes the first lines: head would close the pipe early, and pipefail end the
+# script.) Up to COUNT files under the project's and the registry's folders whose names match one of the
 # find(1) name patterns given, each under 64 KB, copied into the target's corpus.
 seed() {
   local corpus=$1 count=$2
@@ -37,7 +38,7 @@ seed() {
   local names=()
   for pattern in "$@"; do names+=(-o -name "$pattern"); done
   find content tests/fixtures ${real:+"$real"} -type f -size -64k \( -false "${names[@]}" \) 2>/dev/null |
-    sort | head -n "$count" | while read -r file; do
+    sort | awk -v n="$count" 'NR <= n' | while read -r file; do
       cp "$file" "$corpus/$(sha1sum "$file" | cut -c1-16)"
     done
 }
@@ -54,14 +55,14 @@ for target in "${targets[@]}"; do
     scanner) seed "$corpus" 3000 'SKILL.md' '*.sh' '*.py' ;;
     skill_folder)
       # A SKILL.md and the scripts beside it, joined at 0xFF bytes as the target splits them.
-      find content tests/fixtures ${real:+"$real"} -name SKILL.md -size -32k 2>/dev/null | sort | head -n 2000 |
+      find content tests/fixtures ${real:+"$real"} -name SKILL.md -size -32k 2>/dev/null | sort | awk 'NR <= 2000' |
         while read -r skill; do
           dir=$(dirname "$skill")
           out="$corpus/$(echo "$dir" | sha1sum | cut -c1-16)"
           cat "$skill" >"$out"
           for ext in sh py js ps1; do
             printf '\xff' >>"$out"
-            find "$dir" -maxdepth 2 -name "*.$ext" -size -16k | head -n 1 | xargs -r cat >>"$out"
+            find "$dir" -maxdepth 2 -name "*.$ext" -size -16k | sort | awk 'NR == 1' | xargs -r cat >>"$out"
           done
         done
       ;;
