@@ -35,6 +35,9 @@ pub enum Limit {
     Size { bytes: usize },
     /// Nested deeper than [`nesting::MAX_NESTING`]: a recursive parser could run out of stack.
     Nesting,
+    /// More `<` open at once than [`nesting::MAX_OPEN_ANGLES`]: TypeScript's parser could take
+    /// exponential time.
+    Angles,
 }
 
 impl std::fmt::Display for Limit {
@@ -46,6 +49,11 @@ impl std::fmt::Display for Limit {
                     "read line by line only: {bytes} bytes of code, over the parsers' limit of {MAX_PARSED_BYTES}"
                 )
             }
+            Limit::Angles => write!(
+                f,
+                "read line by line only: more than {} `<` open at once, which the TypeScript parser can take minutes to read",
+                nesting::MAX_OPEN_ANGLES
+            ),
             Limit::Nesting => {
                 write!(
                     f,
@@ -129,6 +137,10 @@ pub fn check(sink: &mut Sink, region: &Region, lang: Lang, read_again: ReadAgain
     }
     if lang == Lang::Js && nesting::depth(code) > nesting::MAX_NESTING {
         sink.limit(Limit::Nesting);
+        return false;
+    }
+    if lang == Lang::Js && nesting::open_angles(code) > nesting::MAX_OPEN_ANGLES {
+        sink.limit(Limit::Angles);
         return false;
     }
     let path = sink.file;
