@@ -322,6 +322,10 @@ fn run(cli: &Cli) -> anyhow::Result<ExitCode> {
                 catalog::diag::print_all(&report.summary.diagnostics, cli.verbose);
                 if cli.verbose {
                     report.print_timings();
+                    eprint!("site by kind of file:\n{}", report.summary.size.table());
+                    if let Some((path, bytes)) = &report.summary.size.largest {
+                        eprintln!("  largest file: {path}, {:.1} KB", *bytes as f64 / 1e3);
+                    }
                 }
                 let work = if report.up_to_date {
                     "nothing changed since the last build".to_string()

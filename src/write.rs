@@ -63,6 +63,11 @@ pub struct Manifests {
 }
 
 impl Manifests {
+    /// Every file of the generation published last, with its size in bytes, in path order.
+    pub fn published_files(&self) -> impl Iterator<Item = (&str, u64)> {
+        self.held.first().into_iter().flat_map(|(_, manifest)| manifest.iter().map(|(path, entry)| (path, entry.len)))
+    }
+
     /// The manifest of `generation`, when held.
     fn take(&mut self, generation: &str) -> Option<Manifest> {
         let at = self.held.iter().position(|(id, _)| id == generation)?;

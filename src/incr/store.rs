@@ -152,6 +152,7 @@ mod tests {
                 files: 3,
                 bytes: 4,
                 diagnostics: vec![Diagnostic::warning("a/SKILL.md", Some(2), "has no `name`")],
+                size: Default::default(),
             },
         };
         let path = tmp.path().join("last-build.msgpack");

@@ -11,6 +11,26 @@ pub fn absolute(base_url: &str, site_path: &str) -> String {
     format!("{}/{}", base_url.trim_end_matches('/'), site_path.trim_start_matches('/'))
 }
 
+/// The kind of file a site path is, by the site's layout: what the build's size report sums.
+pub fn kind_of(path: &str) -> &'static str {
+    let segments: Vec<&str> = path.split('/').collect();
+    match segments.as_slice() {
+        ["static", ..] => "static files",
+        ["api", ..] => "API",
+        ["search", "index.html"] => "listings",
+        ["search", ..] => "search index",
+        [".well-known", ..] => "discovery index",
+        ["skills" | "categories" | "tags" | "products" | "works-with", ..] => "listings",
+        ["repos" | "owners", _, ..] => "repository and owner listings",
+        [_, _, _, file] if file.ends_with(".tar.gz") => "skill archives",
+        [_, _, _, "SKILL.md"] => "SKILL.md copies",
+        [_, _, _, "index.html"] => "skill pages",
+        [_, _, "index.html"] => "repository pages",
+        [_, "index.html"] => "owner pages",
+        _ => "other",
+    }
+}
+
 /// 7749 -> "7.7k", 24012 -> "24k", 915 -> "915".
 pub fn compact_count(n: usize) -> String {
     match n {
@@ -50,6 +70,20 @@ pub fn file_size(bytes: u64) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn every_kind_of_file_is_named_by_its_place() {
+        use super::kind_of;
+        assert_eq!(kind_of("HKUDS/OpenSpace/code-exec-fallback/index.html"), "skill pages");
+        assert_eq!(kind_of("HKUDS/OpenSpace/code-exec-fallback/SKILL.md"), "SKILL.md copies");
+        assert_eq!(kind_of("HKUDS/OpenSpace/code-exec-fallback/code-exec-fallback.tar.gz"), "skill archives");
+        assert_eq!(kind_of("HKUDS/OpenSpace/index.html"), "repository pages");
+        assert_eq!(kind_of("HKUDS/index.html"), "owner pages");
+        assert_eq!(kind_of("repos/HKUDS/OpenSpace/by-tokens/2/index.html"), "repository and owner listings");
+        assert_eq!(kind_of("tags/python/index.html"), "listings");
+        assert_eq!(kind_of("search/terms/ab.json"), "search index");
+        assert_eq!(kind_of("index.html"), "other");
+    }
+
     use super::*;
 
     #[test]

@@ -172,7 +172,8 @@ fn build_in(
     }
     let (out, written, manifests) = writer.publish_keeping()?;
     stage("publish");
-    let summary = BuildSummary {
+    let size = crate::summary::SiteSize::of(manifests.published_files(), render::urls::kind_of);
+    let mut summary = BuildSummary {
         out,
         skills: catalog.skills.len(),
         repos: catalog.repos.len(),
@@ -180,7 +181,9 @@ fn build_in(
         files: written.files,
         bytes: written.bytes,
         diagnostics: catalog.diagnostics.iter().chain(&stats.diagnostics).cloned().collect(),
+        size,
     };
+    summary.diagnostics.extend(summary.host_limit_warning());
     let record = incr::BuildRecord { fingerprint, generation: written.generation.clone(), summary };
     incr::store::save_record(&record_path(&record.summary.out), &record);
     match session {
