@@ -475,7 +475,7 @@ pub(crate) fn pieces_mixed(pieces: &[&str], count: usize, state: &mut u32) -> St
         *state ^= *state << 13;
         *state ^= *state >> 17;
         *state ^= *state << 5;
-        text.push_str(pieces[*state as usize % pieces.len()]);
+        text.push_str(pieces.get(*state as usize % pieces.len()).copied().unwrap_or_default());
     }
     text
 }
