@@ -79,6 +79,11 @@ pub(crate) fn tree_sitter_parse(language: &tree_sitter::Language, code: &str) ->
     })
 }
 
+/// The text of a node of the tree parsed from `code`.
+pub(crate) fn node_text<'c>(code: &'c str, node: tree_sitter::Node) -> &'c str {
+    code.get(node.byte_range()).unwrap_or_default()
+}
+
 /// The language a code region is in, from its fence label, the file's extension or its
 /// shebang; `None` for languages no parser here reads.
 pub fn lang_of(path: &str, region: &Region, code: &str) -> Option<Lang> {
