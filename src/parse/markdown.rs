@@ -108,9 +108,9 @@ pub fn outline(body: &str, first_line: usize) -> Outline {
                         .to_lowercase(),
                     CodeBlockKind::Indented => String::new(),
                 };
-                code_words += count_words(&body[range.clone()]);
-                let first =
-                    lines.line(range.start) + usize::from(body[range.clone()].trim_start().starts_with(['`', '~']));
+                let block = body.get(range.clone()).unwrap_or_default();
+                code_words += count_words(block);
+                let first = lines.line(range.start) + usize::from(block.trim_start().starts_with(['`', '~']));
                 code = Some((lang, String::new(), first));
             }
             Event::End(TagEnd::CodeBlock) => {
