@@ -280,6 +280,8 @@ pub fn value_text(value: &Value) -> Option<String> {
 }
 
 #[cfg(test)]
+// Tests index their own fixed fixtures.
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
 mod tests {
     use super::*;
 

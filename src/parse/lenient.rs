@@ -233,6 +233,8 @@ fn indicator_meaning(c: char) -> &'static str {
 }
 
 #[cfg(test)]
+// Tests index their own fixed fixtures.
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
 mod tests {
     use super::*;
 

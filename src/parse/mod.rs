@@ -2,6 +2,9 @@
 //!
 //! Pure: takes bytes, returns data or a diagnostic; never touches the file system.
 
+// Untrusted input must not be able to panic the reader: no unchecked indexing or slicing.
+#![deny(clippy::indexing_slicing, clippy::string_slice)]
+
 pub mod frontmatter;
 mod guard;
 mod lenient;
@@ -171,6 +174,8 @@ fn lossy_utf8(bytes: &[u8]) -> (Cow<'_, str>, bool) {
 }
 
 #[cfg(test)]
+// Tests index their own fixed fixtures.
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
 mod tests {
     use super::*;
 

@@ -2,6 +2,9 @@
 //! script-running schemes become plain text, relative links point at the file in its repository,
 //! and headings move down two levels so they sit under the page's own.
 
+// Untrusted input must not be able to panic the reader: no unchecked indexing or slicing.
+#![deny(clippy::indexing_slicing, clippy::string_slice)]
+
 use pulldown_cmark::{CowStr, Event, HeadingLevel, Parser, Tag, TagEnd};
 
 /// How relative links in the Markdown are resolved.

@@ -434,6 +434,8 @@ fn class_ranges(class: &Class) -> Vec<(u32, u32)> {
 }
 
 #[cfg(test)]
+// Tests index their own fixed fixtures.
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
 mod tests {
     use super::necessary;
 

@@ -7,6 +7,9 @@
 //! patterns), [`unicode`], [`secrets`] and [`spec`] (Agent Skills spec conformance, kept apart
 //! from the safety verdict).
 
+// Untrusted input must not be able to panic the reader: no unchecked indexing or slicing.
+#![deny(clippy::indexing_slicing, clippy::string_slice)]
+
 pub mod commands;
 pub mod deadline;
 pub mod destinations;
@@ -481,6 +484,8 @@ pub(crate) fn pieces_mixed(pieces: &[&str], count: usize, state: &mut u32) -> St
 }
 
 #[cfg(test)]
+// Tests index their own fixed fixtures.
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
 mod tests {
     use super::*;
 

@@ -121,6 +121,8 @@ impl Found {
 }
 
 #[cfg(test)]
+// Tests index their own fixed fixtures.
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
 mod tests {
     use super::*;
 

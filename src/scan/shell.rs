@@ -494,6 +494,8 @@ fn is_assignment(word: &str) -> bool {
 }
 
 #[cfg(test)]
+// Tests index their own fixed fixtures.
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
 mod tests {
     use super::*;
 

@@ -237,6 +237,8 @@ pub(super) fn is_flag_tag_sequence(prev: Option<char>, run: &[char]) -> bool {
 }
 
 #[cfg(test)]
+// Tests index their own fixed fixtures.
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
 mod tests {
     use crate::scan::scan_text;
 

@@ -199,6 +199,8 @@ fn next_match_of_all(
 }
 
 #[cfg(test)]
+// Tests index their own fixed fixtures.
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
 mod tests {
     /// The walk by hand finds what the library's overlapping search finds, in its order.
     #[test]

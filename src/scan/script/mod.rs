@@ -159,4 +159,6 @@ pub fn scan_code(path: &str, code: &str, lang: Lang) -> (Vec<crate::scan::Findin
 }
 
 #[cfg(test)]
+// Tests index their own fixed fixtures.
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
 mod tests;

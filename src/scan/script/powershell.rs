@@ -223,6 +223,8 @@ fn first_words(text: &str) -> String {
 }
 
 #[cfg(test)]
+// Tests index their own fixed fixtures.
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
 mod tests {
     use crate::scan::scan_text;
 
