@@ -69,7 +69,7 @@ pub fn digest(skill: &ParsedSkill, folder_name: &str) -> (Digest, DigestBody) {
     let outline = &skill.outline;
     let fm = &skill.frontmatter;
     let heading_text = |section: &crate::parse::markdown::Section| {
-        section.heading.map(|h| outline.headings[h].text.as_str()).unwrap_or("")
+        section.heading.and_then(|h| outline.headings.get(h)).map_or("", |h| h.text.as_str())
     };
 
     let explicit_title = ["title", "display_name", "display-name"]
@@ -82,7 +82,7 @@ pub fn digest(skill: &ParsedSkill, folder_name: &str) -> (Digest, DigestBody) {
     // Intro: paragraphs before the first heading, or right under the H1.
     let mut intro: Vec<String> = Vec::new();
     for section in &outline.sections {
-        let level = section.heading.map(|h| outline.headings[h].level);
+        let level = section.heading.and_then(|h| outline.headings.get(h)).map(|h| h.level);
         if level.is_none() || level == Some(1) {
             intro.extend(section.paragraphs.iter().take(2).cloned());
         } else {
@@ -153,7 +153,7 @@ pub fn title_case(name: &str) -> String {
 /// The item's lead: text before the first ": " or sentence end, so steps read as short titles.
 fn first_sentence(item: &str) -> String {
     let cut = item.find(": ").or_else(|| item.find(". ")).unwrap_or(item.len());
-    let lead = item[..cut].trim().trim_end_matches('.');
+    let lead = item.get(..cut).unwrap_or(item).trim().trim_end_matches('.');
     lead.chars().take(120).collect()
 }
 

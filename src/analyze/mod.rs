@@ -2,6 +2,9 @@
 //! digest). Pure functions of the parsed skill and the texts handed in; each fact is computed
 //! here once and read by every page that shows it.
 
+// Untrusted input must not be able to panic the reader: no unchecked indexing or slicing.
+#![deny(clippy::indexing_slicing, clippy::string_slice)]
+
 pub mod capabilities;
 pub mod digest;
 pub mod license;

@@ -59,25 +59,22 @@ pub fn split(text: &str) -> Split<'_> {
     let Some(first_end) = memchr::memchr(b'\n', text.as_bytes()) else {
         return no_frontmatter;
     };
-    if text[..first_end].trim_end() != "---" {
+    if text.get(..first_end).map(str::trim_end) != Some("---") {
         return no_frontmatter;
     }
     let yaml_start = first_end + 1;
     let bytes = text.as_bytes();
     // Each "\n---" from the opening line's newline on starts a line that may close it: the
     // first whose rest is blank does.
-    for at in CLOSING.find_iter(&bytes[first_end..]).map(|i| first_end + i) {
+    for at in CLOSING.find_iter(bytes.get(first_end..).unwrap_or_default()).map(|i| first_end + i) {
         let offset = at + 1;
-        let end = memchr::memchr(b'\n', &bytes[offset..]).map_or(text.len(), |i| offset + i);
-        if text[offset + 3..end].trim_end().is_empty() {
-            let body_start = (end + 1).min(text.len());
-            let line = 2 + memchr::memchr_iter(b'\n', &bytes[yaml_start..offset]).count();
-            return Split {
-                yaml: Some(&text[yaml_start..offset]),
-                yaml_line: 2,
-                body: &text[body_start..],
-                body_line: line + 1,
-            };
+        let end = memchr::memchr(b'\n', bytes.get(offset..).unwrap_or_default()).map_or(text.len(), |i| offset + i);
+        if text.get(offset + 3..end).is_some_and(|rest| rest.trim_end().is_empty())
+            && let Some(yaml) = text.get(yaml_start..offset)
+            && let Some(body) = text.get((end + 1).min(text.len())..)
+        {
+            let line = 2 + memchr::memchr_iter(b'\n', yaml.as_bytes()).count();
+            return Split { yaml: Some(yaml), yaml_line: 2, body, body_line: line + 1 };
         }
     }
     // An opening `---` with no closing one: not frontmatter, the whole file is body.
@@ -283,6 +280,8 @@ pub fn value_text(value: &Value) -> Option<String> {
 }
 
 #[cfg(test)]
+// Tests index their own fixed fixtures.
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
 mod tests {
     use super::*;
 

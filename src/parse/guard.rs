@@ -43,7 +43,7 @@ pub(super) fn guard(yaml: &str, yaml_line: usize) -> Result<(), FrontmatterError
             '*' if prev.is_whitespace() || "[{,:".contains(prev) => aliases += 1,
             _ => {}
         }
-        let line = || Some(yaml_line + yaml[..index].matches('\n').count());
+        let line = || Some(yaml_line + yaml.get(..index).unwrap_or_default().matches('\n').count());
         if depth > MAX_NESTING {
             return Err(FrontmatterError {
                 line: line(),

@@ -97,16 +97,19 @@ fn top_level_key(line: &str) -> Option<(&str, &str)> {
     }
     // The first colon followed by a blank or the end of the line ends the key.
     let bytes = line.as_bytes();
-    let at = (0..bytes.len())
-        .find(|&i| bytes[i] == b':' && bytes.get(i + 1).is_none_or(|b| *b == b' ' || *b == b'\t' || *b == b'\r'))?;
-    let key = line[..at].trim();
+    let at = (0..bytes.len()).find(|&i| {
+        bytes.get(i) == Some(&b':') && bytes.get(i + 1).is_none_or(|b| *b == b' ' || *b == b'\t' || *b == b'\r')
+    })?;
+    let (key, colon_on) = line.split_at_checked(at)?;
+    let key = key.trim();
     let key = key
         .strip_prefix('"')
         .and_then(|k| k.strip_suffix('"'))
         .or_else(|| key.strip_prefix('\'').and_then(|k| k.strip_suffix('\'')))
         .unwrap_or(key);
     let plain = !key.is_empty() && !key.contains([' ', '\t', '"', '\'']);
-    plain.then(|| (key, line[at + 1..].trim_end_matches('\r')))
+    let value = colon_on.strip_prefix(':')?;
+    plain.then(|| (key, value.trim_end_matches('\r')))
 }
 
 /// An entry's value: as strict YAML reads the entry alone, else as text.
@@ -114,7 +117,7 @@ fn read_entry(entry: &Entry, yaml_line: usize, notes: &mut Vec<(usize, String)>)
     // Tabs are not indentation to YAML; agents' loaders read them as spaces.
     let mut text = format!("{}:{}\n", yaml_key(entry.key), entry.first);
     for (index, line) in &entry.rest {
-        let indent = &line[..line.len() - line.trim_start().len()];
+        let indent = line.strip_suffix(line.trim_start()).unwrap_or_default();
         if indent.contains('\t') {
             notes.push((
                 *index,
@@ -206,10 +209,11 @@ fn block_indicator(value: &str) -> Option<(&str, &str)> {
     if !value.starts_with(['|', '>']) {
         return None;
     }
-    let end = value[1..].find(|c: char| !(c == '-' || c == '+' || c.is_ascii_digit())).map_or(value.len(), |i| i + 1);
-    let after = &value[end..];
+    let flags = value.get(1..).unwrap_or_default();
+    let end = flags.find(|c: char| !(c == '-' || c == '+' || c.is_ascii_digit())).map_or(value.len(), |i| i + 1);
+    let (indicator, after) = value.split_at_checked(end)?;
     let text = after.strip_prefix([' ', '\t'])?.trim();
-    (!text.is_empty() && !text.starts_with('#')).then(|| (&value[..end], text))
+    (!text.is_empty() && !text.starts_with('#')).then_some((indicator, text))
 }
 
 fn indicator_meaning(c: char) -> &'static str {
@@ -229,6 +233,8 @@ fn indicator_meaning(c: char) -> &'static str {
 }
 
 #[cfg(test)]
+// Tests index their own fixed fixtures.
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
 mod tests {
     use super::*;
 

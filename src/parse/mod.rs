@@ -2,6 +2,9 @@
 //!
 //! Pure: takes bytes, returns data or a diagnostic; never touches the file system.
 
+// Untrusted input must not be able to panic the reader: no unchecked indexing or slicing.
+#![deny(clippy::indexing_slicing, clippy::string_slice)]
+
 pub mod frontmatter;
 mod guard;
 mod lenient;
@@ -53,7 +56,7 @@ pub enum Reading {
 
 impl ParsedSkill {
     pub fn body(&self) -> &str {
-        &self.text[self.body_start..]
+        self.text.get(self.body_start..).unwrap_or_default()
     }
 }
 
@@ -90,7 +93,7 @@ pub fn parse_skill(path: &Path, bytes: &[u8]) -> Result<ParsedSkill, Diagnostic>
     });
     let body_start = text.len() - split.body.len();
     let body_line = split.body_line;
-    let outline = markdown::outline(&text[body_start..], body_line);
+    let outline = markdown::outline(split.body, body_line);
     Ok(ParsedSkill { frontmatter, text: text.into_owned(), yaml, body_start, body_line, outline, diagnostics, reading })
 }
 
@@ -118,7 +121,7 @@ fn unreadable(text: &str) -> Option<Unreadable> {
     if junk_count * 20 > chars && junk_count >= 4 {
         let at = text.find(junk).unwrap_or(0);
         return Some(Unreadable {
-            line: text[..at].matches('\n').count() + 1,
+            line: text.get(..at).unwrap_or_default().matches('\n').count() + 1,
             why: "is a binary file (control characters from this line on), not Markdown",
         });
     }
@@ -142,9 +145,8 @@ pub fn too_large(path: &Path, size: u64) -> Diagnostic {
 /// made), and whether bytes had to be replaced.
 pub fn decode(bytes: &[u8]) -> (Cow<'_, str>, bool) {
     let utf16 = |le: bool| {
-        let units = bytes[2..]
-            .chunks_exact(2)
-            .map(|p| if le { u16::from_le_bytes([p[0], p[1]]) } else { u16::from_be_bytes([p[0], p[1]]) });
+        let (pairs, _) = bytes.get(2..).unwrap_or_default().as_chunks::<2>();
+        let units = pairs.iter().map(|&pair| if le { u16::from_le_bytes(pair) } else { u16::from_be_bytes(pair) });
         let mut lossy = !bytes.len().is_multiple_of(2);
         let text = char::decode_utf16(units)
             .map(|r| {
@@ -172,6 +174,8 @@ fn lossy_utf8(bytes: &[u8]) -> (Cow<'_, str>, bool) {
 }
 
 #[cfg(test)]
+// Tests index their own fixed fixtures.
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
 mod tests {
     use super::*;
 

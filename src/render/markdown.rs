@@ -2,6 +2,9 @@
 //! script-running schemes become plain text, relative links point at the file in its repository,
 //! and headings move down two levels so they sit under the page's own.
 
+// Untrusted input must not be able to panic the reader: no unchecked indexing or slicing.
+#![deny(clippy::indexing_slicing, clippy::string_slice)]
+
 use pulldown_cmark::{CowStr, Event, HeadingLevel, Parser, Tag, TagEnd};
 
 /// How relative links in the Markdown are resolved.
@@ -100,22 +103,22 @@ pub fn render(markdown: &str, links: &LinkBase) -> String {
     let mut events: Vec<Event> = events.collect();
     let mut open: Option<usize> = None;
     for i in 0..events.len() {
-        match &events[i] {
-            Event::Start(Tag::Heading { .. }) => {
+        match events.get(i) {
+            Some(Event::Start(Tag::Heading { .. })) => {
                 open = Some(i);
                 heading_text = Some(String::new());
             }
-            Event::End(TagEnd::Heading(_)) => {
+            Some(Event::End(TagEnd::Heading(_))) => {
                 let text = heading_text.take().unwrap_or_default();
                 let id = unique_id(&format!("md-{}", crate::slug::slugify(&text)), &mut used_ids);
-                if let Some(start) = open.take()
-                    && let Event::Start(Tag::Heading { level, .. }) = events[start]
+                if let Some(heading) = open.take().and_then(|start| events.get_mut(start))
+                    && let Event::Start(Tag::Heading { level, .. }) = *heading
                 {
-                    events[start] =
+                    *heading =
                         Event::Start(Tag::Heading { level, id: Some(id.into()), classes: vec![], attrs: vec![] });
                 }
             }
-            Event::Text(t) | Event::Code(t) => {
+            Some(Event::Text(t) | Event::Code(t)) => {
                 if let Some(h) = heading_text.as_mut() {
                     h.push_str(t);
                 }
@@ -154,8 +157,7 @@ pub fn safe_url(url: &str, links: &LinkBase) -> Option<String> {
     // Browsers ignore control characters and whitespace inside a scheme; so must we.
     let compact: String = url.chars().filter(|c| !c.is_whitespace() && !c.is_control()).collect();
     let lower = compact.to_ascii_lowercase();
-    if let Some(colon) = lower.find(':') {
-        let scheme = &lower[..colon];
+    if let Some((scheme, _)) = lower.split_once(':') {
         let is_scheme = !scheme.is_empty() && !scheme.contains(['/', '?', '#']);
         if is_scheme {
             return matches!(scheme, "http" | "https" | "mailto").then(|| url.trim().to_string());

@@ -45,8 +45,8 @@ static HOSTS: LazyLock<RegexSet> =
 /// A risky address in `text`: (its kind, byte range of the URL).
 pub fn find(text: &str) -> Option<(&'static str, usize, usize)> {
     urls(text).find_map(|(start, after_scheme, end)| {
-        let rest = &text[after_scheme..end];
-        let rest = memchr::memchr(b'@', rest.as_bytes()).map_or(rest, |at| &rest[at + 1..]);
+        let rest = text.get(after_scheme..end)?;
+        let rest = memchr::memchr(b'@', rest.as_bytes()).and_then(|at| rest.get(at + 1..)).unwrap_or(rest);
         kind_of(rest).map(|kind| (kind, start, end))
     })
 }
@@ -73,8 +73,8 @@ fn urls(text: &str) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
             if colon < from {
                 continue;
             }
-            let Some(start) = scheme_start(&text[..colon]).filter(|&start| start >= from) else { continue };
-            let end = colon + 3 + url_length(&text[colon + 3..]);
+            let Some(start) = text.get(..colon).and_then(scheme_start).filter(|&start| start >= from) else { continue };
+            let end = colon + 3 + text.get(colon + 3..).map_or(0, url_length);
             if end > colon + 3 {
                 from = end;
                 return Some((start, colon + 3, end));
@@ -90,16 +90,14 @@ fn urls(text: &str) -> impl Iterator<Item = (usize, usize, usize)> + '_ {
 fn url_length(tail: &str) -> usize {
     let bytes = tail.as_bytes();
     let mut i = 0;
-    while let Some(at) = bytes[i..].iter().position(|b| MAY_END_URL[usize::from(*b)]) {
+    let may_end = |b: &u8| MAY_END_URL.get(usize::from(*b)) == Some(&true);
+    while let Some(at) = bytes.get(i..).and_then(|rest| rest.iter().position(may_end)) {
         i += at;
-        if bytes[i].is_ascii() {
-            return i;
+        // An ASCII byte here ends the URL; a non-ASCII character does when it is white space.
+        match tail.get(i..).and_then(|rest| rest.chars().next()) {
+            Some(c) if !c.is_ascii() && !c.is_whitespace() => i += c.len_utf8(),
+            _ => return i,
         }
-        let c = tail[i..].chars().next().expect("a character starts here");
-        if c.is_whitespace() {
-            return i;
-        }
-        i += c.len_utf8();
     }
     bytes.len()
 }
@@ -107,6 +105,8 @@ fn url_length(tail: &str) -> usize {
 /// The bytes at which a URL may end: the ASCII ones that end it (white space as
 /// `char::is_whitespace` has it, with the vertical tab), and every byte of a non-ASCII
 /// character, which ends it when the character is white space.
+// Built at compile time: an index out of range would fail the build.
+#[allow(clippy::indexing_slicing)]
 const MAY_END_URL: [bool; 256] = {
     let mut table = [false; 256];
     let mut b = 0;
@@ -130,17 +130,18 @@ const SCHEMES: [&str; 5] = ["https", "http", "wss", "ws", "ftp"];
 /// character, folded.
 fn scheme_start(before: &str) -> Option<usize> {
     let bytes = before.as_bytes();
-    let ascii = bytes[bytes.len().saturating_sub(SCHEMES[0].len())..].is_ascii();
+    let ascii = bytes.iter().rev().take(SCHEMES[0].len()).all(u8::is_ascii);
     SCHEMES.iter().find_map(|scheme| {
         let start = if ascii { spelled_as_bytes(bytes, scheme) } else { spelled_folded(before, scheme) }?;
-        bytes[..start].last().is_none_or(|b| !super::literals::is_word_byte(*b)).then_some(start)
+        let byte_before = bytes.get(..start).and_then(|b| b.last());
+        byte_before.is_none_or(|b| !super::literals::is_word_byte(*b)).then_some(start)
     })
 }
 
 /// Where `scheme` starts when `before` ends with it, in any ASCII case.
 fn spelled_as_bytes(before: &[u8], scheme: &str) -> Option<usize> {
     let start = before.len().checked_sub(scheme.len())?;
-    before[start..].eq_ignore_ascii_case(scheme.as_bytes()).then_some(start)
+    before.get(start..)?.eq_ignore_ascii_case(scheme.as_bytes()).then_some(start)
 }
 
 /// [`spelled_as_bytes`] for a `before` that ends with non-ASCII bytes: compared character by
@@ -168,7 +169,7 @@ pub fn kind_of(host_and_path: &str) -> Option<&'static str> {
     if i == 0 && !is_public_ip(host_and_path) {
         return None;
     }
-    Some(KINDS[i].0)
+    KINDS.get(i).map(|(kind, _)| *kind)
 }
 
 /// Loopback, private, link-local and documentation ranges are a developer's own machines.

@@ -26,9 +26,11 @@ pub fn folds_to_ascii(text: &str) -> bool {
     let (mut first, mut second) = ([0u8; 4], [0u8; 4]);
     let first = FOLDS_TO_ASCII[0].encode_utf8(&mut first).as_bytes();
     let second = FOLDS_TO_ASCII[1].encode_utf8(&mut second).as_bytes();
+    let (Some(&first_lead), Some(&second_lead)) = (first.first(), second.first()) else { return false };
     let bytes = text.as_bytes();
-    memchr::memchr2_iter(first[0], second[0], bytes)
-        .any(|at| bytes[at..].starts_with(first) || bytes[at..].starts_with(second))
+    memchr::memchr2_iter(first_lead, second_lead, bytes)
+        .filter_map(|at| bytes.get(at..))
+        .any(|rest| rest.starts_with(first) || rest.starts_with(second))
 }
 
 /// Which patterns may match in one file.
@@ -60,7 +62,7 @@ impl Found {
 
     /// Whether the text holds a word of every set of literals the key's pattern needs.
     pub fn has(&self, key: Key) -> bool {
-        self.all || self.slots[self.slots_of(key)].iter().all(|found| *found)
+        self.all || self.slots.get(self.slots_of(key)).is_none_or(|slots| slots.iter().all(|found| *found))
     }
 
     /// The lines of `text` that hold a word of every set of literals the key's pattern needs
@@ -87,7 +89,7 @@ impl Found {
         let from = self.line_hits.partition_point(|hit| hit.0 < slot);
         let to = self.line_hits.partition_point(|hit| hit.0 <= slot);
         let mut lines: Vec<(usize, usize)> = Vec::with_capacity(to - from);
-        for &(_, start, end) in &self.line_hits[from..to] {
+        for &(_, start, end) in self.line_hits.get(from..to).unwrap_or_default() {
             match lines.last_mut() {
                 // On a line already listed (hits are sorted by their starts).
                 Some(line) if start <= line.1 => line.1 = line.1.max(super::text::lines_around(text, end, end).1),
@@ -113,7 +115,10 @@ impl Found {
     /// The slots of a key.
     fn slots_of(&self, key: Key) -> std::ops::Range<usize> {
         let k = self.key_index(key);
-        self.keys[k]..self.keys[k + 1]
+        match self.keys.get(k..=k + 1) {
+            Some(&[first, end]) => first..end,
+            _ => 0..0,
+        }
     }
 
     fn key_index(&self, key: Key) -> usize {

@@ -75,10 +75,10 @@ fn split_words(sink: &mut Sink, text: &str, runs: &[Run], path: &str) {
     let mut cleaned = String::with_capacity(text.len());
     let mut from = 0;
     for run in &invisible {
-        cleaned.push_str(&text[from..run.start]);
+        cleaned.push_str(text.get(from..run.start).unwrap_or_default());
         from = run.end;
     }
-    cleaned.push_str(&text[from..]);
+    cleaned.push_str(text.get(from..).unwrap_or_default());
     let seen: Vec<(&str, usize)> = sink.findings.iter().map(|f| (f.rule.id, f.line)).collect();
     let line_starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
     for f in scan_text(path, &cleaned) {
@@ -86,7 +86,7 @@ fn split_words(sink: &mut Sink, text: &str, runs: &[Run], path: &str) {
             continue;
         }
         let Some(&start) = line_starts.get(f.line - 1) else { continue };
-        let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        let end = text.get(start..).and_then(|rest| rest.find('\n')).map_or(text.len(), |i| start + i);
         let what = format!("once the invisible characters splitting its words are taken out: {}", f.message);
         sink.report_in_context(f.rule.id, raise(f.severity), start, end, what);
     }

@@ -27,7 +27,8 @@ struct Table {
 /// The first regex of every line pattern, in table order: what the prefilter finds a pattern
 /// by ([`Key::Line`]).
 pub fn first_patterns() -> impl Iterator<Item = &'static str> {
-    RULES.iter().flat_map(|r| r.patterns.iter().map(|p| p.all[0]))
+    // One for every pattern, so that the table's order is kept.
+    RULES.iter().flat_map(|r| r.patterns.iter().map(|p| p.all.first().copied().unwrap_or_default()))
 }
 
 static TABLE: LazyLock<Table> = LazyLock::new(|| {
@@ -70,19 +71,21 @@ pub fn check(sink: &mut Sink, regions: &[Region], found: &Found) {
         (0..table.index.len()).filter(|i| found.has(Key::Line(*i))).collect()
     };
     for candidate in candidates {
-        let (rule_index, pattern_index) = table.index[candidate];
-        let compiled = &table.rules[rule_index];
-        let regexes = &compiled.patterns[pattern_index];
+        let Some(&(rule_index, pattern_index)) = table.index.get(candidate) else { continue };
+        let Some(compiled) = table.rules.get(rule_index) else { continue };
+        let Some((first, others)) = compiled.patterns.get(pattern_index).and_then(|p| p.split_first()) else {
+            continue;
+        };
         // Only the lines its literals are on: a pattern whose literals are near the start and
         // the end of a file is not run over all that lies between.
         for (start, end) in found.lines_holding(Key::Line(candidate), text) {
-            for m in matches_from(&regexes[0], &text[..end], start) {
+            for m in matches_from(first, text.get(..end).unwrap_or_default(), start) {
                 let (line_start, line_end) = super::text::lines_around(text, m.start(), m.start());
-                let line = &text[line_start..line_end];
+                let line = text.get(line_start..line_end).unwrap_or_default();
                 if !in_scope(compiled.rule.scope, regions, line, line_start, m.start()) {
                     continue;
                 }
-                if regexes[1..].iter().all(|re| re.is_match(line)) {
+                if others.iter().all(|re| re.is_match(line)) {
                     let message = format!("matches {:?}", super::text::visible(m.as_str()));
                     sink.report_line(compiled.rule.id, m.start(), line_start, line_end, message);
                 }

@@ -129,8 +129,11 @@ fn need(hir: &Hir) -> Option<Need> {
                     .map(|sub| Need { words: [vec![String::new()], sub.words].concat(), exact: true });
             }
             let sub = need(&rep.sub)?;
-            if sub.exact && rep.max == Some(rep.min) && sub.words.len() == 1 {
-                return Some(exact(sub.words[0].repeat(rep.min as usize)));
+            if sub.exact
+                && rep.max == Some(rep.min)
+                && let [word] = sub.words.as_slice()
+            {
+                return Some(exact(word.repeat(rep.min as usize)));
             }
             Some(Need { words: sub.words, exact: false })
         }
@@ -299,8 +302,8 @@ pub fn necessary_branches(pattern: &str, max: usize) -> Option<Vec<Vec<Vec<Strin
     let mut single: Vec<String> = Vec::new();
     for alternative in &alternatives {
         let mut sets = necessary_all_in(alternative, max)?;
-        if sets.len() == 1 {
-            single.append(&mut sets[0]);
+        if let [only] = sets.as_mut_slice() {
+            single.append(only);
         } else {
             branches.push(sets);
         }
@@ -320,11 +323,13 @@ fn top_alternatives(hir: &Hir) -> Option<Vec<Hir>> {
         HirKind::Alternation(alternatives) => Some(alternatives.clone()),
         HirKind::Concat(parts) => {
             let at = parts.iter().position(|p| matches!(unwrap_captures(p).kind(), HirKind::Alternation(_)))?;
-            let HirKind::Alternation(alternatives) = unwrap_captures(&parts[at]).kind() else { return None };
+            let (before, rest) = parts.split_at_checked(at)?;
+            let (alternation, after) = rest.split_first()?;
+            let HirKind::Alternation(alternatives) = unwrap_captures(alternation).kind() else { return None };
             let with = |alternative: &Hir| {
-                let mut joined = parts[..at].to_vec();
+                let mut joined = before.to_vec();
                 joined.push(alternative.clone());
-                joined.extend_from_slice(&parts[at + 1..]);
+                joined.extend_from_slice(after);
                 Hir::concat(joined)
             };
             Some(alternatives.iter().map(with).collect())
@@ -429,6 +434,8 @@ fn class_ranges(class: &Class) -> Vec<(u32, u32)> {
 }
 
 #[cfg(test)]
+// Tests index their own fixed fixtures.
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
 mod tests {
     use super::necessary;
 

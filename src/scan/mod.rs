@@ -7,6 +7,9 @@
 //! patterns), [`unicode`], [`secrets`] and [`spec`] (Agent Skills spec conformance, kept apart
 //! from the safety verdict).
 
+// Untrusted input must not be able to panic the reader: no unchecked indexing or slicing.
+#![deny(clippy::indexing_slicing, clippy::string_slice)]
+
 pub mod commands;
 pub mod deadline;
 pub mod destinations;
@@ -475,12 +478,14 @@ pub(crate) fn pieces_mixed(pieces: &[&str], count: usize, state: &mut u32) -> St
         *state ^= *state << 13;
         *state ^= *state >> 17;
         *state ^= *state << 5;
-        text.push_str(pieces[*state as usize % pieces.len()]);
+        text.push_str(pieces.get(*state as usize % pieces.len()).copied().unwrap_or_default());
     }
     text
 }
 
 #[cfg(test)]
+// Tests index their own fixed fixtures.
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
 mod tests {
     use super::*;
 

@@ -97,13 +97,15 @@ pub fn search(text: &str) -> (Found, Option<Vec<Hit>>) {
     let mut line_hits = Vec::with_capacity(text.len() / 96);
     let mut hits = Vec::with_capacity(text.len() / 48);
     search.words.each_hit(text, |start, end, id| {
-        for slot in &search.slots_of[id] {
-            slots[*slot] = true;
-            if search.lined[*slot] {
-                line_hits.push((*slot, start, end));
+        for &slot in search.slots_of.get(id).into_iter().flatten() {
+            if let Some(found) = slots.get_mut(slot) {
+                *found = true;
+            }
+            if search.lined.get(slot) == Some(&true) {
+                line_hits.push((slot, start, end));
             }
         }
-        let sets = search.keyword_sets[id];
+        let sets = search.keyword_sets.get(id).copied().unwrap_or_default();
         if sets != keywords::Found::default() {
             hits.push(Hit { start, end, sets });
         }
@@ -119,6 +121,8 @@ impl Found {
 }
 
 #[cfg(test)]
+// Tests index their own fixed fixtures.
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
 mod tests {
     use super::*;
 

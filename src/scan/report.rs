@@ -204,12 +204,15 @@ fn security_severity(severity: Severity) -> &'static str {
 }
 
 fn sarif_rule(rule: &Rule) -> Value {
-    let mut properties = if rule.category == Category::Spec {
-        json!({ "tags": ["spec"] })
+    let properties = if rule.category == Category::Spec {
+        json!({ "tags": ["spec"], "precision": "medium" })
     } else {
-        json!({ "tags": ["security", rule.category.as_str()], "security-severity": security_severity(rule.severity) })
+        json!({
+            "tags": ["security", rule.category.as_str()],
+            "security-severity": security_severity(rule.severity),
+            "precision": "medium",
+        })
     };
-    properties["precision"] = json!("medium");
     let name: String = rule
         .id
         .split('-')
@@ -278,11 +281,14 @@ pub fn sarif(skills: &[CheckedSkill]) -> String {
                 }],
                 "properties": { "severity": f.severity.as_str(), "skill": skill.name },
             });
-            if let Some(source) = f.source_line {
-                result["codeFlows"] = code_flow(&uri_path(&skill.file_path(&f.file)), source, f);
-            }
-            if let Some(reason) = &f.suppressed {
-                result["suppressions"] = json!([{ "kind": "external", "justification": reason }]);
+            // `result` is the object just written.
+            if let Some(fields) = result.as_object_mut() {
+                if let Some(source) = f.source_line {
+                    fields.insert("codeFlows".into(), code_flow(&uri_path(&skill.file_path(&f.file)), source, f));
+                }
+                if let Some(reason) = &f.suppressed {
+                    fields.insert("suppressions".into(), json!([{ "kind": "external", "justification": reason }]));
+                }
             }
             results.push(result);
         }

@@ -104,12 +104,12 @@ pub fn check(sink: &mut Sink, text: &str, kind: super::text::FileKind, found: &F
         (0..SHAPES.len()).filter(|k| found.has(Key::Shape(*k))).collect()
     };
     for shape in shapes {
-        let (what, _) = SHAPES[shape];
-        for caps in REGEXES[shape].captures_iter(text) {
+        let (Some(&(what, _)), Some(regex)) = (SHAPES.get(shape), REGEXES.get(shape)) else { continue };
+        for caps in regex.captures_iter(text) {
             let whole = caps.get(0).expect("match");
             let secret = caps.get(1).unwrap_or(whole);
             if shape == 0 {
-                if private_key_is_placeholder(&text[whole.end()..]) {
+                if private_key_is_placeholder(text.get(whole.end()..).unwrap_or_default()) {
                     continue;
                 }
             } else if is_placeholder(secret.as_str()) || !looks_random(secret.as_str()) {
@@ -124,7 +124,7 @@ pub fn check(sink: &mut Sink, text: &str, kind: super::text::FileKind, found: &F
     }
     let names = if found.has(Key::SecretName) { NAME.find_iter(text) } else { NAME.find_iter("") };
     for m in names {
-        let after = &text[m.end()..];
+        let after = text.get(m.end()..).unwrap_or_default();
         let value = assigned_value(after);
         let message = match value {
             Some(v) if is_placeholder(v) => format!("names the credential {} (with a placeholder value)", m.as_str()),
@@ -140,12 +140,12 @@ fn labelled_values(sink: &mut Sink, text: &str, found: &Found) {
     // In code blocks the assignment reader speaks for such values.
     let mut regions: Option<Vec<super::text::Region>> = None;
     let lines = found.lines_holding(Key::SecretLabel, text);
-    let matches = lines
-        .into_iter()
-        .flat_map(|(start, end)| super::text::matches_from(&LABELLED, &text[..end], start).map(move |m| (m, end)));
+    let matches = lines.into_iter().flat_map(|(start, end)| {
+        super::text::matches_from(&LABELLED, text.get(..end).unwrap_or_default(), start).map(move |m| (m, end))
+    });
     for (m, line_end) in matches {
         // The groups of the match found: most lines hold none, and that needs no groups.
-        let Some(caps) = LABELLED.captures_at(&text[..line_end], m.start()) else { continue };
+        let Some(caps) = text.get(..line_end).and_then(|line| LABELLED.captures_at(line, m.start())) else { continue };
         let at = m.start();
         let regions = regions.get_or_insert_with(|| super::text::regions(text, super::text::FileKind::Markdown));
         if regions.iter().any(|r| r.start <= at && at < r.end && r.kind != super::text::RegionKind::Prose) {
@@ -174,7 +174,7 @@ fn assigned_value(after: &str) -> Option<&str> {
     let rest = after.strip_prefix('=').or_else(|| after.strip_prefix(": ")).or_else(|| after.strip_prefix('='))?;
     let rest = rest.trim_start_matches(['"', '\'']);
     let end = rest.find(|c: char| c.is_whitespace() || c == '"' || c == '\'').unwrap_or(rest.len());
-    Some(&rest[..end]).filter(|v| !v.is_empty())
+    rest.get(..end).filter(|v| !v.is_empty())
 }
 
 /// Token shapes with a fixed prefix still need a random-looking body: digits and letters.
@@ -191,7 +191,7 @@ fn private_key_is_placeholder(after_header: &str) -> bool {
     while !after_header.is_char_boundary(body_end) {
         body_end -= 1;
     }
-    let body = &after_header[..body_end];
+    let body = after_header.get(..body_end).unwrap_or_default();
     let base64: usize = body.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '+' || *c == '/').count();
     base64 < 200 || is_placeholder_body(body)
 }
@@ -207,10 +207,12 @@ fn mask(secret: &str, header: bool) -> String {
         return format!("-----BEGIN {secret}----- (key material not shown)");
     }
     let keep = secret.char_indices().nth(8).map_or(secret.len(), |(i, _)| i);
-    format!("{}…({} characters)", &secret[..keep], secret.chars().count())
+    format!("{}…({} characters)", secret.get(..keep).unwrap_or(secret), secret.chars().count())
 }
 
 #[cfg(test)]
+// Tests index their own fixed fixtures.
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
 mod tests {
     use crate::scan::scan_text;
 

@@ -67,17 +67,7 @@ pub struct Script {
 impl Script {
     /// Commands grouped by pipeline, in order.
     pub fn pipelines(&self) -> Vec<&[Command]> {
-        let mut out = Vec::new();
-        let mut start = 0;
-        for i in 1..=self.commands.len() {
-            if i == self.commands.len() || self.commands[i].pipeline != self.commands[start].pipeline {
-                if start < i {
-                    out.push(&self.commands[start..i]);
-                }
-                start = i;
-            }
-        }
-        out
+        self.commands.chunk_by(|a, b| a.pipeline == b.pipeline).collect()
     }
 
     /// Every command, including those inside substitutions, depth first.
@@ -116,7 +106,12 @@ impl Parser<'_> {
     }
 
     fn at(&self, lit: &str) -> bool {
-        self.s[self.pos..].starts_with(lit.as_bytes())
+        self.s.get(self.pos..).is_some_and(|rest| rest.starts_with(lit.as_bytes()))
+    }
+
+    /// The text from `start` up to the cursor.
+    fn since(&self, start: usize) -> &str {
+        self.text.get(start..self.pos).unwrap_or_default()
     }
 
     /// Reads commands until the end, or until `close` at depth > 0.
@@ -286,7 +281,7 @@ impl Parser<'_> {
                         let sub_start = self.pos;
                         self.pos += 2;
                         let script = self.nested(b')', depth);
-                        text.push_str(&self.text[sub_start..self.pos]);
+                        text.push_str(self.since(sub_start));
                         subs.push(Sub { kind, script });
                     } else {
                         break;
@@ -311,7 +306,7 @@ impl Parser<'_> {
                     while self.peek().is_some_and(|c| c != b'\'') {
                         self.pos += 1;
                     }
-                    text.push_str(&self.text[from..self.pos]);
+                    text.push_str(self.since(from));
                     if self.peek().is_some() {
                         self.pos += 1;
                     }
@@ -362,9 +357,14 @@ impl Parser<'_> {
     }
 
     fn push_char(&mut self, text: &mut String) {
-        let ch = self.text[self.pos..].chars().next().expect("not at the end");
-        text.push(ch);
-        self.pos += ch.len_utf8();
+        // The cursor is always at a character's start; were it not, a byte is passed over.
+        match self.text.get(self.pos..).and_then(|rest| rest.chars().next()) {
+            Some(ch) => {
+                text.push(ch);
+                self.pos += ch.len_utf8();
+            }
+            None => self.pos += 1,
+        }
     }
 
     /// `$(...)`, `$((...))` or `${...}` at the cursor.
@@ -381,7 +381,7 @@ impl Parser<'_> {
             let script = self.nested(b')', depth);
             subs.push(Sub { kind: SubKind::Command, script });
         }
-        text.push_str(&self.text[start..self.pos]);
+        text.push_str(self.since(start));
     }
 
     fn backtick(&mut self, text: &mut String, subs: &mut Vec<Sub>, depth: usize) {
@@ -392,19 +392,20 @@ impl Parser<'_> {
             if c == b'\\' {
                 self.pos += 1;
             }
-            self.pos += self.text[self.pos..].chars().next().map_or(0, char::len_utf8);
+            self.pos += self.text.get(self.pos..).map_or(1, |rest| rest.chars().next().map_or(0, char::len_utf8));
         }
         let to = self.pos.min(self.s.len());
         self.pos = to;
         if depth < MAX_DEPTH {
+            let inner_text = self.text.get(..to).unwrap_or_default();
             let mut inner =
-                Parser { s: self.s[..to].as_ref(), text: &self.text[..to], pos: from, base: self.base, pipeline: 0 };
+                Parser { s: inner_text.as_bytes(), text: inner_text, pos: from, base: self.base, pipeline: 0 };
             subs.push(Sub { kind: SubKind::Command, script: inner.list(None, depth + 1) });
         }
         if self.peek().is_some() {
             self.pos += 1;
         }
-        text.push_str(&self.text[start..self.pos]);
+        text.push_str(self.since(start));
     }
 
     /// A nested list up to the matching `close`.
@@ -457,8 +458,8 @@ pub fn program(command: &Command) -> Option<(usize, bool)> {
     let mut i = 0;
     let mut elevated = false;
     let mut last_wrapper = None;
-    while i < words.len() {
-        let w = &words[i].text;
+    while let Some(word) = words.get(i) {
+        let w = &word.text;
         if is_assignment(w) || w == "-" || w.eq_ignore_ascii_case("RUN") && i == 0 {
             i += 1;
             continue;
@@ -471,8 +472,8 @@ pub fn program(command: &Command) -> Option<(usize, bool)> {
             last_wrapper = Some(i);
             i += 1;
             // Options of the wrapper, and their values for the few that take one.
-            while i < words.len() && words[i].text.starts_with('-') {
-                let takes_value = matches!(words[i].text.as_str(), "-u" | "-g" | "-n" | "-C" | "-h" | "-p" | "-U");
+            while let Some(option) = words.get(i).filter(|w| w.text.starts_with('-')) {
+                let takes_value = matches!(option.text.as_str(), "-u" | "-g" | "-n" | "-C" | "-h" | "-p" | "-U");
                 i += if takes_value && name != "env" { 2 } else { 1 };
             }
             continue;
@@ -493,6 +494,8 @@ fn is_assignment(word: &str) -> bool {
 }
 
 #[cfg(test)]
+// Tests index their own fixed fixtures.
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
 mod tests {
     use super::*;
 

@@ -57,8 +57,10 @@ impl<'a> Sink<'a> {
     ) {
         let text = self.text;
         let (line_start, line_end) = text::lines_around(text, start, end);
-        let before = text[line_start..start].char_indices().rev().nth(19).map_or(line_start, |(i, _)| line_start + i);
-        let after = text[end..line_end].char_indices().nth(20).map_or(line_end, |(i, _)| end + i);
+        let (before, after) = (text.get(line_start..start), text.get(end..line_end));
+        let before =
+            before.unwrap_or_default().char_indices().rev().nth(19).map_or(line_start, |(i, _)| line_start + i);
+        let after = after.unwrap_or_default().char_indices().nth(20).map_or(line_end, |(i, _)| end + i);
         let rule = rules::known(id);
         self.push(rule, severity, start, before, after, message.into());
     }
@@ -128,7 +130,7 @@ impl<'a> Sink<'a> {
             file: self.file.to_string(),
             line,
             column,
-            matched: text::visible(&self.text[start..end]),
+            matched: text::visible(self.text.get(start..end).unwrap_or_default()),
             message,
             suppressed: None,
             source_line: None,

@@ -41,12 +41,14 @@ pub fn check(sink: &mut Sink, parsed: Result<&ParsedSkill, String>, folder_name:
     let key_line = |key: &str| -> Option<usize> {
         let first = *key.as_bytes().first()?;
         top_level.iter().position(|(_, _, line)| {
-            line.as_bytes()[0] == first && line.strip_prefix(key).is_some_and(|rest| rest.trim_start().starts_with(':'))
+            line.as_bytes().first() == Some(&first)
+                && line.strip_prefix(key).is_some_and(|rest| rest.trim_start().starts_with(':'))
         })
     };
     // Byte range of a top-level line, or (0, 0) for none.
     let line_range = |i: Option<usize>| -> (usize, usize) {
-        i.map_or((0, 0), |i| (top_level[i].1, top_level[i].1 + top_level[i].2.trim_end().len()))
+        let line = i.and_then(|i| top_level.get(i));
+        line.map_or((0, 0), |&(_, start, line)| (start, start + line.trim_end().len()))
     };
     let key_at = |key: &str| line_range(key_line(key));
     let fm = &parsed.frontmatter;
@@ -101,7 +103,7 @@ pub fn check(sink: &mut Sink, parsed: Result<&ParsedSkill, String>, folder_name:
     }
     // metadata: a map of strings (a scalar on the key's own line is not a map at all).
     let (ms, me) = key_at("metadata");
-    let inline_value = text[ms..me].split_once(':').map_or("", |(_, v)| v.trim());
+    let inline_value = text.get(ms..me).unwrap_or_default().split_once(':').map_or("", |(_, v)| v.trim());
     let scalar = me > ms && !inline_value.is_empty() && !inline_value.starts_with(['{', '#', '&', '|', '>']);
     if scalar || fm.metadata.values().any(|v| !v.is_string()) {
         sink.report("spec-metadata", ms, me, "metadata is not a map of string values");
@@ -117,9 +119,10 @@ pub fn check(sink: &mut Sink, parsed: Result<&ParsedSkill, String>, folder_name:
     unknown.sort_by_key(|(_, line)| (line.is_none(), *line));
     if let Some(&(_, first)) = unknown.first() {
         // File line numbers: the frontmatter's first line's, and each key's place after it.
-        let first_line = 1 + memchr::memchr_iter(b'\n', &text.as_bytes()[..yaml_start]).count();
+        let first_line = 1 + memchr::memchr_iter(b'\n', text.as_bytes().get(..yaml_start).unwrap_or_default()).count();
+        let line_of = |i: usize| top_level.get(i).map(|&(place, _, _)| first_line + place);
         let named: Vec<(&str, Option<usize>)> =
-            unknown.iter().map(|(key, line)| (*key, line.map(|i| first_line + top_level[i].0))).collect();
+            unknown.iter().map(|(key, line)| (*key, line.and_then(line_of))).collect();
         let (s, e) = line_range(first);
         sink.report("spec-unknown-key", s, e, unknown_keys_message(&named));
     }
@@ -132,7 +135,7 @@ pub fn check(sink: &mut Sink, parsed: Result<&ParsedSkill, String>, folder_name:
     if lines > MAX_BODY_LINES || (may_be_long && tokens() > MAX_BODY_TOKENS) {
         let tokens = tokens();
         let start = parsed.body_start.min(text.len());
-        let end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+        let end = text.get(start..).and_then(|rest| rest.find('\n')).map_or(text.len(), |i| start + i);
         sink.report("spec-body-length", start, end, format!("body is {lines} lines and about {tokens} tokens (the spec suggests under {MAX_BODY_LINES} lines and about {MAX_BODY_TOKENS} tokens)"));
     }
 }

@@ -101,30 +101,34 @@ pub fn glob(pattern: &str, path: &str) -> bool {
 }
 
 fn glob_bytes(p: &[u8], s: &[u8]) -> bool {
-    match p.first() {
-        None => s.is_empty(),
-        Some(b'*') if p.get(1) == Some(&b'*') => {
-            let rest = p[2..].strip_prefix(b"/").unwrap_or(&p[2..]);
-            (0..=s.len()).any(|i| glob_bytes(rest, &s[i..]))
+    match p {
+        [] => s.is_empty(),
+        [b'*', b'*', rest @ ..] => {
+            let rest = rest.strip_prefix(b"/").unwrap_or(rest);
+            // Every tail of the path, the empty one too.
+            std::iter::successors(Some(s), |tail| tail.split_first().map(|(_, after)| after))
+                .any(|tail| glob_bytes(rest, tail))
         }
-        Some(b'*') => {
-            let mut i = 0;
+        [b'*', rest @ ..] => {
+            let mut tail = s;
             loop {
-                if glob_bytes(&p[1..], &s[i..]) {
+                if glob_bytes(rest, tail) {
                     return true;
                 }
-                if i == s.len() || s[i] == b'/' {
-                    return false;
+                match tail.split_first() {
+                    Some((&c, after)) if c != b'/' => tail = after,
+                    _ => return false,
                 }
-                i += 1;
             }
         }
-        Some(b'?') => !s.is_empty() && s[0] != b'/' && glob_bytes(&p[1..], &s[1..]),
-        Some(c) => s.first() == Some(c) && glob_bytes(&p[1..], &s[1..]),
+        [b'?', rest @ ..] => s.split_first().is_some_and(|(&c, after)| c != b'/' && glob_bytes(rest, after)),
+        [c, rest @ ..] => s.split_first().is_some_and(|(first, after)| first == c && glob_bytes(rest, after)),
     }
 }
 
 #[cfg(test)]
+// Tests index their own fixed fixtures.
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
 mod tests {
     use super::*;
 

@@ -64,9 +64,9 @@ impl FileKind {
             || SHELL_NAMES.iter().any(|n| name == *n || name.starts_with(&format!("{n}.")))
         {
             FileKind::Shell
-        } else if let Some(first) = text.lines().next().filter(|l| l.starts_with("#!")) {
+        } else if let Some(interpreter) = text.lines().next().and_then(|l| l.strip_prefix("#!")) {
             let shells = ["sh", "bash", "zsh", "ksh", "dash", "fish", "pwsh"];
-            let words: Vec<&str> = first[2..].split(|c: char| c == '/' || c.is_whitespace()).collect();
+            let words: Vec<&str> = interpreter.split(|c: char| c == '/' || c.is_whitespace()).collect();
             if words.iter().any(|w| shells.contains(w)) { FileKind::Shell } else { FileKind::Code }
         } else {
             FileKind::Code
@@ -88,6 +88,13 @@ pub struct Region {
     /// Byte range in the file's text.
     pub start: usize,
     pub end: usize,
+}
+
+impl Region {
+    /// The region's part of `text`, the file it was found in.
+    pub fn text_in<'t>(&self, text: &'t str) -> &'t str {
+        text.get(self.start..self.end).unwrap_or_default()
+    }
 }
 
 /// Splits a file into prose and code regions.
@@ -127,11 +134,13 @@ fn fence_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     let mut last_line = None;
     runs.into_iter().filter_map(move |at| {
         let (start, end) = line_at(text, at);
-        if last_line == Some(start) || !text[start..at].chars().all(char::is_whitespace) {
+        if last_line == Some(start)
+            || !text.get(start..at).is_some_and(|indent| indent.chars().all(char::is_whitespace))
+        {
             return None;
         }
         last_line = Some(start);
-        Some((start, &text[start..end]))
+        Some((start, text.get(start..end)?))
     })
 }
 
@@ -150,10 +159,11 @@ impl Fences {
         let offset = line_start + line.len();
         let trimmed = line.trim_start();
         let fence = trimmed.as_bytes().first().copied().filter(|c| *c == b'`' || *c == b'~');
-        let fence_len = fence.map(|c| trimmed.bytes().take_while(|b| *b == c).count()).unwrap_or(0);
+        let after_fence = fence.map_or(trimmed, |c| trimmed.trim_start_matches(char::from(c)));
+        let fence_len = trimmed.len() - after_fence.len();
         match (&self.open, fence) {
             (None, Some(c)) if fence_len >= 3 => {
-                let info = trimmed[fence_len..].trim();
+                let info = after_fence.trim();
                 if c == b'`' && info.contains('`') {
                     return;
                 }
@@ -168,9 +178,7 @@ impl Fences {
                 }
                 self.open = Some((c, fence_len, lang, offset));
             }
-            (Some((c, len, _, _)), Some(f))
-                if f == *c && fence_len >= *len && trimmed[fence_len..].trim().is_empty() =>
-            {
+            (Some((c, len, _, _)), Some(f)) if f == *c && fence_len >= *len && after_fence.trim().is_empty() => {
                 let (_, _, lang, content_start) = self.open.take().expect("open");
                 let shell = SHELL_LANGS.contains(&lang.as_str());
                 self.out.push(Region { kind: RegionKind::Code { lang, shell }, start: content_start, end: line_start });
@@ -200,19 +208,20 @@ impl Fences {
 pub fn inline_code_spans(line: &str) -> Vec<(usize, usize)> {
     let bytes = line.as_bytes();
     let mut spans = Vec::new();
+    let backticks_at = |at: usize| bytes.iter().skip(at).take_while(|b| **b == b'`').count();
     let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] != b'`' {
+    while let Some(&b) = bytes.get(i) {
+        if b != b'`' {
             i += 1;
             continue;
         }
-        let run = bytes[i..].iter().take_while(|b| **b == b'`').count();
+        let run = backticks_at(i);
         let content = i + run;
         let mut j = content;
         let mut closed = None;
-        while j < bytes.len() {
-            if bytes[j] == b'`' {
-                let close = bytes[j..].iter().take_while(|b| **b == b'`').count();
+        while let Some(&b) = bytes.get(j) {
+            if b == b'`' {
+                let close = backticks_at(j);
                 if close == run {
                     closed = Some(j);
                     break;
@@ -239,10 +248,10 @@ pub fn mentioned_spans(line: &str) -> Vec<(usize, usize)> {
         inline_code_spans(line).into_iter().map(|(s, e)| (s.saturating_sub(1), e + 1)).collect();
     for (open, close) in [('"', '"'), ('\u{201C}', '\u{201D}'), ('\u{2018}', '\u{2019}')] {
         let mut from = 0;
-        while let Some(i) = line[from..].find(open) {
+        while let Some(i) = line.get(from..).and_then(|rest| rest.find(open)) {
             let start = from + i;
             let after = start + open.len_utf8();
-            match line[after..].find(close) {
+            match line.get(after..).and_then(|rest| rest.find(close)) {
                 Some(j) => {
                     spans.push((start, after + j + close.len_utf8()));
                     from = after + j + close.len_utf8();
@@ -265,7 +274,8 @@ pub fn matches_from<'t>(re: &regex::Regex, text: &'t str, mut start: usize) -> i
         start = m.end();
         if m.is_empty() {
             // Past an empty match, on to the next character.
-            start = text[start..].chars().next().map_or(text.len() + 1, |c| start + c.len_utf8());
+            start =
+                text.get(start..).and_then(|rest| rest.chars().next()).map_or(text.len() + 1, |c| start + c.len_utf8());
         }
         Some(m)
     })
@@ -276,8 +286,8 @@ pub fn matches_from<'t>(re: &regex::Regex, text: &'t str, mut start: usize) -> i
 pub fn lines_around(text: &str, start: usize, end: usize) -> (usize, usize) {
     // The memchr crate's searches are vectorised; the standard library's char search is not.
     let bytes = text.as_bytes();
-    let line_start = memchr::memrchr(b'\n', &bytes[..start]).map_or(0, |i| i + 1);
-    let line_end = memchr::memchr(b'\n', &bytes[end..]).map_or(text.len(), |i| end + i);
+    let line_start = memchr::memrchr(b'\n', bytes.get(..start).unwrap_or_default()).map_or(0, |i| i + 1);
+    let line_end = memchr::memchr(b'\n', bytes.get(end..).unwrap_or_default()).map_or(text.len(), |i| end + i);
     (line_start, line_end)
 }
 
@@ -288,7 +298,8 @@ pub fn lines_inclusive(text: &str) -> impl Iterator<Item = (usize, &str)> {
     let last = (!text.is_empty() && !text.ends_with('\n')).then_some(text.len());
     let mut start = 0;
     memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1).chain(last).map(move |end| {
-        let line = (start, &text[start..end]);
+        // Each end is just past a newline or the text's end: always a character boundary.
+        let line = (start, text.get(start..end).unwrap_or_default());
         start = end;
         line
     })
@@ -315,11 +326,12 @@ impl LineIndex {
         let offset = offset.min(text.len());
         if offset > self.scanned {
             let base = self.scanned;
-            self.starts.extend(memchr::memchr_iter(b'\n', &text.as_bytes()[base..offset]).map(|i| base + i + 1));
+            let unscanned = text.as_bytes().get(base..offset).unwrap_or_default();
+            self.starts.extend(memchr::memchr_iter(b'\n', unscanned).map(|i| base + i + 1));
             self.scanned = offset;
         }
         let line = self.starts.partition_point(|&s| s <= offset);
-        let start = if line == 0 { 0 } else { self.starts[line - 1] };
+        let start = line.checked_sub(1).and_then(|i| self.starts.get(i)).copied().unwrap_or(0);
         let column = text.get(start..offset).map(|s| s.chars().count()).unwrap_or(0) + 1;
         (line + 1, column)
     }
@@ -331,7 +343,7 @@ pub fn looks_binary(bytes: &[u8]) -> bool {
         return false;
     }
     // memchr's search is vectorised; a slice's `contains` goes a word at a time.
-    memchr::memchr(0, &bytes[..bytes.len().min(8192)]).is_some()
+    memchr::memchr(0, bytes.get(..8192).unwrap_or(bytes)).is_some()
 }
 
 /// Characters that do not show, or show as something else: printed as `<U+XXXX>`.
@@ -349,7 +361,7 @@ pub fn visible(text: &str) -> String {
     let text = text.trim();
     // Printable ASCII shows as it is: most matched text, and no character to look up.
     if text.bytes().all(|b| (0x20..0x7F).contains(&b)) {
-        return if text.len() <= MAX { text.to_string() } else { format!("{}…", &text[..MAX]) };
+        return if text.len() <= MAX { text.to_string() } else { format!("{}…", text.get(..MAX).unwrap_or(text)) };
     }
     let mut out = String::new();
     let mut shown = 0;
@@ -373,6 +385,8 @@ pub fn visible(text: &str) -> String {
 }
 
 #[cfg(test)]
+// Tests index their own fixed fixtures.
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
 mod tests {
     use super::*;
 

@@ -107,7 +107,7 @@ fn hidden_chars(text: &str) -> impl Iterator<Item = (usize, char, Hidden)> + '_ 
                 at += 1;
                 continue;
             }
-            let c = text[at..].chars().next()?;
+            let c = text.get(at..)?.chars().next()?;
             let here = at;
             at += c.len_utf8();
             if let Some(kind) = classify(c) {
@@ -126,11 +126,11 @@ fn runs(text: &str) -> Vec<Run> {
             run.end += c.len_utf8();
             continue;
         }
-        let prev = text[..at].chars().next_back();
+        let prev = text.get(..at).and_then(|before| before.chars().next_back());
         runs.push(Run { start: at, end: at + c.len_utf8(), kind, chars: vec![c], prev, next: None });
     }
     for run in &mut runs {
-        run.next = text[run.end..].chars().next();
+        run.next = text.get(run.end..).and_then(|after| after.chars().next());
     }
     runs
 }
@@ -142,7 +142,7 @@ pub fn check(sink: &mut Sink, with_hidden: &WithHidden) {
     let has_rtl = || *rtl.get_or_init(|| text.chars().any(is_rtl_letter));
     for run in with_hidden.runs() {
         let (offset, end, prev, next) = (run.start, run.end, run.prev, run.next);
-        let (kind, c) = (run.kind, run.chars[0]);
+        let (kind, Some(&c)) = (run.kind, run.chars.first()) else { continue };
         let run = &run.chars;
         match kind {
             Hidden::Bidi => {
@@ -237,6 +237,8 @@ pub(super) fn is_flag_tag_sequence(prev: Option<char>, run: &[char]) -> bool {
 }
 
 #[cfg(test)]
+// Tests index their own fixed fixtures.
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
 mod tests {
     use crate::scan::scan_text;
 

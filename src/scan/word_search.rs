@@ -30,18 +30,16 @@ pub struct WordSearch {
 impl WordSearch {
     /// The search for `owned`: each owner's index with its words.
     pub fn new<'a>(owned: impl IntoIterator<Item = (usize, &'a [String])>) -> WordSearch {
-        let mut words: Vec<&str> = Vec::new();
-        let mut owners: Vec<Vec<usize>> = Vec::new();
+        let mut owned_words: Vec<(&str, Vec<usize>)> = Vec::new();
         for (owner, set) in owned {
             for word in set {
-                let i = words.iter().position(|w| w == word).unwrap_or_else(|| {
-                    words.push(word);
-                    owners.push(Vec::new());
-                    words.len() - 1
-                });
-                owners[i].push(owner);
+                match owned_words.iter_mut().find(|(w, _)| *w == word.as_str()) {
+                    Some((_, owners)) => owners.push(owner),
+                    None => owned_words.push((word, vec![owner])),
+                }
             }
         }
+        let (words, owners): (Vec<&str>, Vec<Vec<usize>>) = owned_words.into_iter().unzip();
         let dfa = aho_corasick::dfa::Builder::new()
             .ascii_case_insensitive(true)
             .match_kind(MatchKind::Standard)
@@ -72,8 +70,9 @@ impl WordSearch {
         // or end one is passed over where a word goes on beyond it.
         let word_byte = |at: usize| bytes.get(at).copied().is_some_and(is_word_byte);
         let mut hit = |start: usize, end: usize, word: usize| {
-            let goes_on_before = self.starts_word[word] && start > 0 && word_byte(start - 1);
-            let goes_on_after = self.ends_word[word] && word_byte(end);
+            let marked = |marks: &[bool]| marks.get(word).copied().unwrap_or_default();
+            let goes_on_before = marked(&self.starts_word) && start > 0 && word_byte(start - 1);
+            let goes_on_after = marked(&self.ends_word) && word_byte(end);
             if !(goes_on_before || goes_on_after) {
                 hit(start, end, word);
             }
@@ -88,7 +87,7 @@ impl WordSearch {
         // Walk k starts at `from[k]` and reports what ends after `k * part`, up to where the
         // next part's walk reports.
         let from: [usize; WALKS] = std::array::from_fn(|k| (k * part).saturating_sub(overlap));
-        let walks: [&[u8]; WALKS] = std::array::from_fn(|k| &bytes[from[k]..]);
+        let walks: [&[u8]; WALKS] = from.map(|from| bytes.get(from..).unwrap_or_default());
         // About a word in every 39 bytes (the scanner's literals over a corpus of skills):
         // room for one in 32, so each later part's hits mostly fit one allocation.
         let mut later: [Vec<(usize, usize, usize)>; WALKS] =
@@ -98,17 +97,17 @@ impl WordSearch {
         while let Some(i) = next_match_of_all(&self.table, &walks, part, at, &mut states) {
             self.hits_at(states[0], i, &mut hit);
             if i >= overlap {
-                for k in 1..WALKS {
-                    self.hits_at(states[k], from[k] + i, &mut |s, e, w| later[k].push((s, e, w)));
+                for ((&state, &from), later) in states.iter().zip(&from).zip(&mut later).skip(1) {
+                    self.hits_at(state, from + i, &mut |s, e, w| later.push((s, e, w)));
                 }
             }
             at = i + 1;
         }
         // Past the first part's length: the overlap into each next part, the last part's rest.
-        for k in 1..WALKS {
-            let end = if k + 1 < WALKS { part + overlap } else { walks[k].len() };
-            let later = &mut later[k];
-            self.walk_on(&walks[k][..end], part, &mut states[k], from[k], &mut |s, e, w| later.push((s, e, w)));
+        let parts = walks.iter().zip(&mut states).zip(from).zip(&mut later);
+        for (k, (((&walk, state), from), later)) in parts.enumerate().skip(1) {
+            let walk = if k + 1 < WALKS { walk.get(..part + overlap).unwrap_or(walk) } else { walk };
+            self.walk_on(walk, part, state, from, &mut |s, e, w| later.push((s, e, w)));
         }
         for (s, e, w) in later.into_iter().flatten() {
             hit(s, e, w);
@@ -158,7 +157,7 @@ const PART_MIN: usize = 128;
 #[inline(never)]
 fn next_match(table: &Table, bytes: &[u8], from: usize, state: &mut u32) -> Option<usize> {
     let mut current = *state;
-    for (i, &byte) in bytes[from..].iter().enumerate() {
+    for (i, &byte) in bytes.get(from..).unwrap_or_default().iter().enumerate() {
         current = table.next(current, byte);
         if table.is_match(current) {
             *state = current;
@@ -172,6 +171,9 @@ fn next_match(table: &Table, bytes: &[u8], from: usize, state: &mut u32) -> Opti
 /// [`next_match`] for [`WALKS`] walks in step over the offsets `from..len` of each (each
 /// walk at least `len` bytes long): the first offset at which any reaches a word's end.
 #[inline(never)]
+// The hot loop of a long text's walks: every walk is at least `len` bytes (the caller's parts
+// are) and is cut to `len` first, so `i < len` is in range of each, with no check in the loop.
+#[allow(clippy::indexing_slicing)]
 fn next_match_of_all(
     table: &Table,
     walks: &[&[u8]; WALKS],
@@ -197,6 +199,8 @@ fn next_match_of_all(
 }
 
 #[cfg(test)]
+// Tests index their own fixed fixtures.
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
 mod tests {
     /// The walk by hand finds what the library's overlapping search finds, in its order.
     #[test]

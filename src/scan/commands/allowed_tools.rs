@@ -17,7 +17,7 @@ pub fn check_allowed_tools(sink: &mut Sink, parsed: &ParsedSkill, files: &[crate
     let Some(allowed) = &parsed.frontmatter.allowed_tools else { return };
     let text = sink.text;
     let at = text.find("allowed-tools").or_else(|| text.find("allowed_tools")).unwrap_or(0);
-    let at_end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+    let at_end = text.get(at..).and_then(|rest| rest.find('\n')).map_or(text.len(), |i| at + i);
     let bash: Vec<&str> =
         allowed.tools.iter().map(String::as_str).filter(|t| t.starts_with("Bash") || t.starts_with("bash")).collect();
     let unrestricted = allowed.tools.iter().find(|t| {
@@ -38,18 +38,18 @@ pub fn check_allowed_tools(sink: &mut Sink, parsed: &ParsedSkill, files: &[crate
         if region.start < body_start || !matches!(lang.as_str(), "bash" | "sh" | "shell" | "zsh" | "console") {
             continue;
         }
-        let code = without_prompts(&text[region.start..region.end]);
-        let script = shell::parse(&code, region.start);
+        let script = shell::parse(&without_prompts(region.text_in(text)), region.start);
         for command in &script.commands {
-            let Some((i, _)) = shell::program(command) else { continue };
-            let name = program_name(&command.words[i].text);
+            let Some(run_words) = shell::program(command).and_then(|(i, _)| command.words.get(i..)) else { continue };
+            let Some(program) = run_words.first() else { continue };
+            let name = program_name(&program.text);
             if BUILTINS.contains(&name.as_str())
                 || name.starts_with('$')
                 || !name.chars().next().is_some_and(|c| c.is_ascii_alphanumeric() || c == '.')
             {
                 continue;
             }
-            let line: Vec<&str> = command.words[i..].iter().map(|w| w.text.as_str()).collect();
+            let line: Vec<&str> = run_words.iter().map(|w| w.text.as_str()).collect();
             run.push((line.join(" "), command.start, command.end));
         }
     }

@@ -32,7 +32,7 @@ pub(super) fn fork_bombs(sink: &mut Sink, base: usize, code: &str) {
 /// process that scans one skill.
 fn may_close_a_fork_bomb(code: &str) -> bool {
     code.match_indices('&').any(|(at, _)| {
-        let rest = code[at + 1..].trim_start();
+        let rest = code.get(at + 1..).unwrap_or_default().trim_start();
         let rest = rest.strip_prefix(';').unwrap_or(rest).trim_start();
         rest.starts_with('}')
     })
@@ -50,17 +50,18 @@ pub(super) fn encoded_blobs(sink: &mut Sink, base: usize, code: &str) {
     const MIN_HEX: usize = 256;
     let bytes = code.as_bytes();
     let mut i = 0;
-    while i < bytes.len() {
-        let is_b64 = |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'_' | b'-');
-        if !is_b64(bytes[i]) {
+    let is_b64 = |b: &u8| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=' | b'_' | b'-');
+    while let Some(b) = bytes.get(i) {
+        if !is_b64(b) {
             i += 1;
             continue;
         }
         let start = i;
-        while i < bytes.len() && is_b64(bytes[i]) {
+        while bytes.get(i).is_some_and(is_b64) {
             i += 1;
         }
-        let run = &code[start..i];
+        // A run of ASCII bytes.
+        let run = code.get(start..i).unwrap_or_default();
         let all_hex = run.bytes().all(|b| b.is_ascii_hexdigit());
         let long_enough = if all_hex { run.len() >= MIN_HEX } else { run.len() >= MIN_BASE64 };
         if !long_enough {
@@ -74,7 +75,7 @@ pub(super) fn encoded_blobs(sink: &mut Sink, base: usize, code: &str) {
         while !code.is_char_boundary(from) {
             from += 1;
         }
-        let before = &code[from..start].to_ascii_lowercase();
+        let before = code.get(from..start).unwrap_or_default().to_ascii_lowercase();
         let data_uri = before.contains("data:image/")
             || before.contains("data:font/")
             || before.contains("data:application/font")

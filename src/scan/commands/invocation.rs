@@ -118,7 +118,8 @@ pub(super) struct Invocation<'a> {
 
 pub(super) fn invocation(command: &Command) -> Option<Invocation<'_>> {
     let (i, elevated) = shell::program(command)?;
-    Some(Invocation { name: program_name(&command.words[i].text), args: &command.words[i + 1..], elevated })
+    let (program, args) = command.words.get(i..)?.split_first()?;
+    Some(Invocation { name: program_name(&program.text), args, elevated })
 }
 
 pub(super) fn is_flag(word: &Word) -> bool {
@@ -133,15 +134,9 @@ pub(super) fn has_flag(args: &[Word], names: &[&str]) -> bool {
 /// in the cluster and the index of the word.
 pub(super) fn short_option(args: &[Word], letter: char) -> Option<(usize, &str)> {
     args.iter().enumerate().find_map(|(i, w)| {
-        let t = w.text.as_str();
-        if t.starts_with('-') && !t.starts_with("--") && t.len() > 1 {
-            let body = &t[1..];
-            body.find(letter)
-                .filter(|p| body[..*p].chars().all(|c| c.is_ascii_alphanumeric()))
-                .map(|p| (i, &body[p + 1..]))
-        } else {
-            None
-        }
+        let body = w.text.strip_prefix('-').filter(|body| !body.is_empty() && !body.starts_with('-'))?;
+        let (before, after) = body.split_once(letter)?;
+        before.chars().all(|c| c.is_ascii_alphanumeric()).then_some((i, after))
     })
 }
 

@@ -57,15 +57,15 @@ pub fn check(sink: &mut Sink, regions: &[Region], found: &Found) {
     for region in regions {
         match &region.kind {
             RegionKind::Code { shell: true, .. } => {
-                let code = without_prompts(&text[region.start..region.end]);
-                let script = shell::parse(&code, region.start);
+                let code = region.text_in(text);
+                let script = shell::parse(&without_prompts(code), region.start);
                 let mut flow = Flow::default();
                 analyze(sink, &script, Mode::Code, &mut flow);
-                fork_bombs(sink, region.start, &text[region.start..region.end]);
-                encoded_blobs(sink, region.start, &text[region.start..region.end]);
+                fork_bombs(sink, region.start, code);
+                encoded_blobs(sink, region.start, code);
             }
             RegionKind::Code { shell: false, .. } => {
-                let code = &text[region.start..region.end];
+                let code = region.text_in(text);
                 let mut offset = region.start;
                 for line in code.split_inclusive('\n') {
                     if EMBEDDED_SHELL_HINT.is_match(line) {
@@ -97,38 +97,39 @@ static DOWNLOAD_MARKS: std::sync::LazyLock<[memchr::memmem::Finder<'static>; 3]>
 /// all of a catalog's text, and few of its lines hold any. Without a downloader's name in the
 /// file (`downloads`), only inline code is read: Markdown tables and links have pipes and URLs.
 fn prose(sink: &mut Sink, start: usize, end: usize, downloads: bool) {
-    let prose = &sink.text[start..end];
+    let prose = sink.text.get(start..end).unwrap_or_default();
     let bytes = prose.as_bytes();
     // Every mark, with whether it is inline code (else a download's), in text order.
     let mut marks: Vec<(usize, bool)> =
-        memchr::memchr2_iter(b'`', b'|', bytes).map(|at| (at, bytes[at] == b'`')).collect();
+        memchr::memchr2_iter(b'`', b'|', bytes).map(|at| (at, bytes.get(at) == Some(&b'`'))).collect();
     for finder in DOWNLOAD_MARKS.iter() {
         marks.extend(finder.find_iter(bytes).map(|at| (at, false)));
     }
     marks.sort_unstable();
-    let mut mark = 0;
-    while mark < marks.len() {
-        let (at, end) = line_at(prose, marks[mark].0);
+    let mut marks = marks.into_iter().peekable();
+    while let Some(&(first, _)) = marks.peek() {
+        let (at, end) = line_at(prose, first);
         let (mut code, mut download) = (false, false);
-        while mark < marks.len() && marks[mark].0 < end {
-            code |= marks[mark].1;
-            download |= !marks[mark].1;
-            mark += 1;
+        while let Some((_, inline_code)) = marks.next_if(|&(mark, _)| mark < end) {
+            code |= inline_code;
+            download |= !inline_code;
         }
-        let line = &prose[at..end];
+        let line = prose.get(at..end).unwrap_or_default();
         let offset = start + at;
         // A command named in a warning ("never `curl … | sh`", its sentence perhaps begun on
         // the line before) is not an instruction. Only lines whose code gave a finding are
         // asked: most inline code gives none, and the warning words are a costlier search.
         let warned = || {
-            let previous = if at == 0 { "" } else { &prose[line_at(prose, at - 1).0..at] };
+            let previous = at.checked_sub(1).and_then(|before| prose.get(line_at(prose, before).0..at));
+            let previous = previous.unwrap_or_default();
             WARNS_AGAINST.is_match(line)
                 || (!previous.trim_end().ends_with(['.', ':']) && WARNS_AGAINST.is_match(previous))
         };
         if code {
             let mark = sink.mark();
             for (s, e) in inline_code_spans(line) {
-                let script = shell::parse(&line[s..e], offset + s);
+                let Some(code) = line.get(s..e) else { continue };
+                let script = shell::parse(code, offset + s);
                 analyze(sink, &script, Mode::Code, &mut Flow::default());
             }
             if sink.found_since(mark) && warned() {
@@ -147,7 +148,7 @@ fn prose(sink: &mut Sink, start: usize, end: usize, downloads: bool) {
 fn prose_downloads(sink: &mut Sink, line: &str, offset: usize) {
     static COMMAND_START: LazyLock<Regex> = LazyLock::new(|| re(PROSE_DOWNLOAD));
     if let Some(m) = COMMAND_START.find(line) {
-        let script = shell::parse(&line[m.start()..], offset + m.start());
+        let script = shell::parse(line.get(m.start()..).unwrap_or_default(), offset + m.start());
         analyze(sink, &script, Mode::Prose, &mut Flow::default());
     }
 }

@@ -43,12 +43,12 @@ pub(super) static EMPTY_VAR_PREFIX: LazyLock<Regex> =
 
 pub(super) fn pipeline_rules(sink: &mut Sink, stages: &[Command], mode: Mode) {
     let invs: Vec<Option<Invocation>> = stages.iter().map(invocation).collect();
-    let start = stages[0].start;
-    for (j, later) in invs.iter().enumerate() {
+    let Some(start) = stages.first().map(|stage| stage.start) else { return };
+    for (j, (later, stage)) in invs.iter().zip(stages).enumerate() {
         let Some(later) = later else { continue };
-        let end = stages[j].end;
+        let end = stage.end;
         if runs_stdin(later, mode) {
-            for earlier in invs[..j].iter().flatten() {
+            for earlier in invs.iter().take(j).flatten() {
                 if is_downloader(earlier) && downloads_to_stdout(earlier) {
                     let url = url_of(earlier.args).unwrap_or("(a URL in a variable)");
                     report_download(
@@ -72,9 +72,9 @@ pub(super) fn pipeline_rules(sink: &mut Sink, stages: &[Command], mode: Mode) {
             }
         }
         if mode == Mode::Code && sends_stdin(later) {
-            for (i, earlier) in invs[..j].iter().enumerate() {
+            for (earlier, earlier_stage) in invs.iter().zip(stages).take(j) {
                 let Some(earlier) = earlier else { continue };
-                if env_dump(earlier) || reads_credentials(&stages[i], earlier) {
+                if env_dump(earlier) || reads_credentials(earlier_stage, earlier) {
                     sink.report(
                         "exfiltration",
                         start,
@@ -157,7 +157,8 @@ pub(super) fn command_rules(sink: &mut Sink, command: &Command, flow: &mut Flow)
             flow.downloaded.push((file, url.to_string()));
         }
     } else if !flow.downloaded.is_empty() {
-        let program_word = shell::program(command).map(|(i, _)| command.words[i].text.as_str()).unwrap_or("");
+        let program_word =
+            shell::program(command).and_then(|(i, _)| command.words.get(i)).map_or("", |w| w.text.as_str());
         let script_arg = if SHELLS.contains(&name) || name.starts_with("python") || SCRIPT_INTERPRETERS.contains(&name)
         {
             args.iter().find(|w| !is_flag(w)).map(|w| w.text.as_str())
@@ -370,7 +371,7 @@ pub(super) fn redirect_rules(sink: &mut Sink, command: &Command, inv: Option<&In
         match inv.name.as_str() {
             "tee" => targets.extend(positional.iter().map(|p| (*p, !has_flag(inv.args, &["-a", "--append"])))),
             "cp" | "mv" | "install" | "ln" | "copy-item" | "move-item" if positional.len() >= 2 => {
-                targets.push((positional[positional.len() - 1], true))
+                targets.extend(positional.last().map(|p| (*p, true)))
             }
             "sed" if inv.args.iter().any(|w| w.text.starts_with("-i")) => {
                 targets.extend(positional.iter().skip(1).map(|p| (*p, false)))
@@ -408,10 +409,10 @@ fn unpinned_server(inv: &Invocation) -> Option<String> {
         return None;
     }
     let words: Vec<&str> = inv.args.iter().map(|w| w.text.as_str()).collect();
-    let add = words.windows(2).position(|w| w[0] == "mcp" && matches!(w[1], "add" | "add-json"))?;
-    let rest = &words[add + 2..];
+    let add = words.windows(2).position(|w| matches!(w, ["mcp", "add" | "add-json"]))?;
+    let rest = words.get(add + 2..)?;
     let runner = rest.iter().position(|w| RUNNERS.contains(&w.rsplit('/').next().unwrap_or(w)))?;
-    rest[runner + 1..]
+    rest.get(runner + 1..)?
         .iter()
         .filter(|w| !w.starts_with('-'))
         .find(|w| MOVING.iter().any(|m| w.to_ascii_lowercase().ends_with(m)))

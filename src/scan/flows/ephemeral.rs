@@ -28,10 +28,11 @@ static DELETES: LazyLock<Regex> = LazyLock::new(|| {
 pub(super) fn self_deleting_scripts(sink: &mut Sink, code: &str, lines: &[Line]) {
     let Some(write) = WRITES_SCRIPT.find(code) else { return };
     let Some(run) = RUNS_INTERPRETER.find_at(code, write.end()) else { return };
-    if !DELETES.is_match(&code[run.end()..]) {
+    if !code.get(run.end()..).is_some_and(|after| DELETES.is_match(after)) {
         return;
     }
-    let Some(line) = lines.iter().rev().find(|l| l.start - lines[0].start <= run.start()) else { return };
+    let Some(first) = lines.first() else { return };
+    let Some(line) = lines.iter().rev().find(|l| l.start - first.start <= run.start()) else { return };
     let (start, end) = line.span();
     sink.report("self-deleting-script", start, end, "writes a script to a file, runs it, and deletes it afterwards");
 }

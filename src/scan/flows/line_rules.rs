@@ -51,8 +51,8 @@ pub(super) fn reverse_shells(sink: &mut Sink, code: &str, lines: &[Line]) {
     ];
     for (a, b, c) in shapes {
         if has(a) && has(b) && has(c) {
-            let at =
-                lines.iter().find(|l| b.iter().any(|w| l.text.to_ascii_lowercase().contains(w))).unwrap_or(&lines[0]);
+            let named = lines.iter().find(|l| b.iter().any(|w| l.text.to_ascii_lowercase().contains(w)));
+            let Some(at) = named.or(lines.first()) else { continue };
             let (start, end) = at.span();
             sink.report("reverse-shell", start, end, "connects to a remote host and hands it a shell");
         }
@@ -85,7 +85,8 @@ pub(super) fn line_rules(sink: &mut Sink, lines: &[Line]) {
             && let (Some(name), Some(value)) = (caps.get(1), caps.get(3))
             && looks_real(value.as_str())
         {
-            let shown = format!("{} = {}…", name.as_str(), &value.as_str()[..3.min(value.len())]);
+            let shown =
+                format!("{} = {}…", name.as_str(), value.as_str().get(..3.min(value.len())).unwrap_or_default());
             let what = format!("assigns a literal value to {}", name.as_str());
             sink.report_shown("hardcoded-credential", Severity::Medium, line.start + name.start(), what, shown);
         } else if let Some(value) = literal_password(text) {

@@ -34,7 +34,7 @@ pub fn check(sink: &mut Sink, regions: &[Region]) {
     for region in regions {
         match &region.kind {
             RegionKind::Code { .. } => {
-                let code = &text[region.start..region.end];
+                let code = region.text_in(text);
                 let found = Triggers::of(code);
                 if found.is_empty() {
                     continue;
@@ -68,7 +68,7 @@ pub fn check(sink: &mut Sink, regions: &[Region]) {
                 }
             }
             RegionKind::Prose => {
-                if let Some((kind, start, end)) = destinations::find(&text[region.start..region.end]) {
+                if let Some((kind, start, end)) = destinations::find(region.text_in(text)) {
                     let what = format!("links to {kind}");
                     sink.report("risky-destination", region.start + start, region.start + end, what);
                 }

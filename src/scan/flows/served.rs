@@ -29,7 +29,7 @@ pub(super) fn code_from_requests(sink: &mut Sink, code: &str, lines: &[Line]) {
     }
     for line in lines {
         let Some(m) = RUNS_TEXT.find(line.text) else { continue };
-        let args = &line.text[m.end()..];
+        let Some(args) = line.text.get(m.end()..) else { continue };
         // `${...}` in a template, or a bare name: text that comes from somewhere.
         let from_value = args.contains("${")
             || args.trim_start().starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$');

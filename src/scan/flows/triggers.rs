@@ -190,13 +190,18 @@ impl Triggers {
     pub(super) fn of(code: &str) -> Triggers {
         let mut groups = [false; 5];
         for m in TRIGGER_SEARCH.find_overlapping_iter(code) {
-            groups[TRIGGERS[m.pattern().as_usize()].1 as usize] = true;
+            let group = TRIGGERS.get(m.pattern().as_usize()).and_then(|(_, group)| groups.get_mut(*group as usize));
+            if let Some(seen) = group {
+                *seen = true;
+            }
             if groups.iter().all(|g| *g) {
                 break;
             }
         }
         // A base64 literal long enough to decode is seen by its length alone.
-        groups[Group::Encoded as usize] = has_long_word(code);
+        if let Some(encoded) = groups.get_mut(Group::Encoded as usize) {
+            *encoded = has_long_word(code);
+        }
         Triggers { groups }
     }
 
@@ -205,7 +210,7 @@ impl Triggers {
     }
 
     pub(super) fn has(&self, group: Group) -> bool {
-        self.groups[group as usize]
+        self.groups.get(group as usize).copied().unwrap_or_default()
     }
 }
 

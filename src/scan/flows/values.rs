@@ -70,8 +70,9 @@ fn assigned(line: &str) -> Option<&str> {
 fn mentions(line: &str, names: &[String]) -> Option<usize> {
     names.iter().position(|n| {
         line.match_indices(n.as_str()).any(|(i, _)| {
-            let before = line[..i].chars().next_back().is_none_or(|c| !c.is_alphanumeric() && c != '_');
-            let after = line[i + n.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric() && c != '_');
+            let (Some(before), Some(after)) = (line.get(..i), line.get(i + n.len()..)) else { return false };
+            let before = before.chars().next_back().is_none_or(|c| !c.is_alphanumeric() && c != '_');
+            let after = after.chars().next().is_none_or(|c| !c.is_alphanumeric() && c != '_');
             before && after
         })
     })
@@ -98,7 +99,7 @@ impl Tracked {
 
     /// The origin a line draws on: one of the tracked names it mentions.
     fn used_by(&self, line: &str) -> Option<&(usize, String)> {
-        mentions(line, &self.names).map(|i| &self.origins[i])
+        mentions(line, &self.names).and_then(|i| self.origins.get(i))
     }
 
     /// Names assigned from a tracked name carry its origin (`data = r.text`).
@@ -135,14 +136,14 @@ pub(super) fn value_flows(sink: &mut Sink, lines: &[Line]) {
         {
             downloads.add(name, (line.number, format!("downloads with {}", m.as_str().trim_end_matches('('))));
         }
-        for (i, target) in TARGET_RES.iter().enumerate() {
+        for ((target, &(id, kind, _)), tracked) in TARGET_RES.iter().zip(TARGETS).zip(&mut paths) {
             if let Some(m) = target.find(&path) {
-                let what = format!("{} ({})", TARGETS[i].1, m.as_str());
+                let what = format!("{kind} ({})", m.as_str());
                 if let Some(name) = assigned(text) {
-                    paths[i].add(name, (line.number, what.clone()));
+                    tracked.add(name, (line.number, what.clone()));
                 }
                 if WRITE.is_match(text) {
-                    report_chain(sink, TARGETS[i].0, line, (line.number, what), "writes to it");
+                    report_chain(sink, id, line, (line.number, what), "writes to it");
                 }
             }
         }
@@ -186,9 +187,9 @@ pub(super) fn value_flows(sink: &mut Sink, lines: &[Line]) {
             }
         }
         if WRITE.is_match(text) {
-            for (i, p) in paths.iter().enumerate() {
+            for (p, &(id, _, _)) in paths.iter().zip(TARGETS) {
                 if let Some(origin) = p.used_by(text).cloned() {
-                    report_chain(sink, TARGETS[i].0, line, origin, "writes to it");
+                    report_chain(sink, id, line, origin, "writes to it");
                 }
             }
         }

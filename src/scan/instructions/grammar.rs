@@ -9,9 +9,9 @@ use crate::scan::text::{lines_inclusive, mentioned_spans};
 pub(super) fn html_comments(body: &str) -> Vec<(usize, usize)> {
     let mut out = Vec::new();
     let mut from = 0;
-    while let Some(i) = body[from..].find("<!--") {
+    while let Some(i) = body.get(from..).and_then(|rest| rest.find("<!--")) {
         let start = from + i;
-        let end = body[start + 4..].find("-->").map_or(body.len(), |j| start + 4 + j + 3);
+        let end = body.get(start + 4..).and_then(|rest| rest.find("-->")).map_or(body.len(), |j| start + 4 + j + 3);
         out.push((start, end));
         from = end;
     }
@@ -25,7 +25,7 @@ pub(super) fn sentences(body: &str) -> Vec<(usize, usize)> {
     let mut cuts = blocks(body);
     for marker in ["<!--", "-->"] {
         let mut from = 0;
-        while let Some(i) = body[from..].find(marker) {
+        while let Some(i) = body.get(from..).and_then(|rest| rest.find(marker)) {
             cuts.push(from + i + if marker == "-->" { 3 } else { 0 });
             from += i + marker.len();
         }
@@ -34,7 +34,8 @@ pub(super) fn sentences(body: &str) -> Vec<(usize, usize)> {
     cuts.extend((1..bytes.len()).filter(|i| ends_sentence(bytes, *i)));
     cuts.sort_unstable();
     cuts.dedup();
-    cuts.windows(2).map(|w| (w[0], w[1])).filter(|(s, e)| kept(body, *s, *e)).collect()
+    let pieces = cuts.iter().copied().zip(cuts.iter().copied().skip(1));
+    pieces.filter(|(s, e)| kept(body, *s, *e)).collect()
 }
 
 /// The cuts of [`sentences`] that lines make, in order, from 0 to the body's end: where a
@@ -73,7 +74,7 @@ fn line_kind(line: &str) -> (bool, bool) {
 /// The block of [`blocks`] that holds the byte at `at`.
 pub(super) fn block_at(blocks: &[usize], at: usize) -> (usize, usize) {
     let i = blocks.partition_point(|c| *c <= at);
-    (blocks[i.saturating_sub(1)], blocks.get(i).copied().unwrap_or(at + 1))
+    (blocks.get(i.saturating_sub(1)).copied().unwrap_or(0), blocks.get(i).copied().unwrap_or(at + 1))
 }
 
 /// The piece between two cuts of [`sentences`] that holds the byte at `at`, found from there
@@ -97,7 +98,7 @@ pub(super) fn piece_at(
 
 /// The cut a byte of [`inner_cut`]'s marks at `q` may make: before a `<`, after the others.
 fn cut_by(bytes: &[u8], q: usize) -> usize {
-    if bytes[q] == b'<' { q } else { q + 1 }
+    if bytes.get(q) == Some(&b'<') { q } else { q + 1 }
 }
 
 /// The first cut of [`inner_cut`] in `lo..hi` (1 <= `lo`, `hi` <= the length).
@@ -106,7 +107,7 @@ fn next_cut(bytes: &[u8], lo: usize, hi: usize) -> Option<usize> {
     // The next `<` or `>`: rare in prose, so searched for again only once passed.
     let mut angle = None;
     while from < hi {
-        let window = &bytes[from..hi];
+        let window = bytes.get(from..hi)?;
         if angle.is_none_or(|a| a < from) {
             angle = Some(memchr::memchr2(b'<', b'>', window).map_or(hi, |i| from + i));
         }
@@ -137,7 +138,7 @@ fn last_cut(bytes: &[u8], lo: usize, hi: usize) -> Option<usize> {
     let mut to = hi + 1;
     let mut angle: Option<Option<usize>> = None;
     while to > base {
-        let window = &bytes[base..to];
+        let window = bytes.get(base..to)?;
         if angle.is_none_or(|a| a.is_some_and(|a| a >= to)) {
             angle = Some(memchr::memrchr2(b'<', b'>', window).map(|i| base + i));
         }
@@ -157,7 +158,7 @@ fn last_cut(bytes: &[u8], lo: usize, hi: usize) -> Option<usize> {
 
 /// Whether a piece between two cuts is long enough to be a sentence.
 pub(super) fn kept(body: &str, start: usize, end: usize) -> bool {
-    body.is_char_boundary(start) && body.is_char_boundary(end) && body[start..end].trim().len() > 3
+    body.get(start..end).is_some_and(|piece| piece.trim().len() > 3)
 }
 
 /// Whether a line starts a block: a heading, a table row, a list item or a quote.
@@ -171,10 +172,13 @@ fn starts_block(line: &str) -> bool {
 /// Whether `.`, `!` or `?` and a space end a sentence before byte `i` ("e.g. " does not).
 #[inline]
 fn ends_sentence(bytes: &[u8], i: usize) -> bool {
-    if !(matches!(bytes[i - 1], b'.' | b'!' | b'?') && matches!(bytes[i], b' ' | b'\t' | b'\n' | b'\r')) {
+    let Some(&[mark, space]) = i.checked_sub(1).and_then(|before| bytes.get(before..=i)) else {
+        return false;
+    };
+    if !(matches!(mark, b'.' | b'!' | b'?') && matches!(space, b' ' | b'\t' | b'\n' | b'\r')) {
         return false;
     }
-    let before = &bytes[i.saturating_sub(4)..i];
+    let before = bytes.get(i.saturating_sub(4)..i).unwrap_or_default();
     !before.ends_with(b"e.g.") && !before.ends_with(b"i.e.") && !before.ends_with(b"etc.")
 }
 
@@ -182,7 +186,9 @@ fn ends_sentence(bytes: &[u8], i: usize) -> bool {
 /// start or end, or the end of a sentence.
 #[inline]
 fn inner_cut(bytes: &[u8], i: usize) -> bool {
-    bytes[i..].starts_with(b"<!--") || (i >= 3 && &bytes[i - 3..i] == b"-->") || ends_sentence(bytes, i)
+    bytes.get(i..).is_some_and(|rest| rest.starts_with(b"<!--"))
+        || bytes.get(..i).is_some_and(|before| before.ends_with(b"-->"))
+        || ends_sentence(bytes, i)
 }
 
 /// Whether the byte at `at` of the sentence is quoted or inline code.
@@ -268,7 +274,9 @@ const LEAD_INS: &[&str] = &[
 /// but lead-ins ("Then read ...", "You must send ..."). A description ("The tool sends ...",
 /// "enables agents to sync ...") has a subject or another verb before it.
 pub(super) fn imperative(sentence: &str, at: usize) -> bool {
-    let before = &sentence[..at];
+    let Some(before) = sentence.get(..at) else {
+        return false;
+    };
     let clause = before.rsplit([',', ';', ':', '(', '\u{2014}', '!']).next().unwrap_or(before);
     clause
         .split(|c: char| !c.is_alphanumeric() && c != '\'')

@@ -92,12 +92,12 @@ impl Found {
 
     /// Whether every set of literals that one branch of the part's pattern needs is here.
     pub fn has(self, part: Part) -> bool {
-        SEARCH.branches[part as usize].any_within(self.0)
+        SEARCH.branches.get(part as usize).is_some_and(|branches| branches.any_within(self.0))
     }
 
     /// Whether a literal of the part's pattern is here.
     pub fn touches(self, part: Part) -> bool {
-        self.0 & SEARCH.masks[part as usize] != 0
+        SEARCH.masks.get(part as usize).is_some_and(|mask| self.0 & mask != 0)
     }
 
     pub fn read_secrets(self) -> bool {
@@ -184,7 +184,7 @@ pub struct Hit {
 pub fn within(hits: &[Hit], start: usize, end: usize) -> Vec<(usize, Found)> {
     let from = hits.partition_point(|h| h.end <= start);
     let to = hits.partition_point(|h| h.end <= end);
-    let inside = &hits[from..to.max(from)];
+    let inside = hits.get(from..to.max(from)).unwrap_or_default();
     // Sized at once: the filter leaves the collected length unknown, and regions can hold
     // hundreds of keywords.
     let mut found = Vec::with_capacity(inside.len());
@@ -246,7 +246,10 @@ impl Branches {
         let mut keys = found & self.keys;
         while keys != 0 {
             let bit = keys.trailing_zeros() as usize;
-            let keyed = &self.masks[usize::from(self.starts[bit])..usize::from(self.starts[bit + 1])];
+            let keyed = match self.starts.get(bit..=bit + 1) {
+                Some(&[from, to]) => self.masks.get(usize::from(from)..usize::from(to)).unwrap_or_default(),
+                _ => &[],
+            };
             if keyed.iter().any(|mask| found & mask == *mask) {
                 return true;
             }
@@ -288,20 +291,31 @@ static SEARCH: LazyLock<Search> = LazyLock::new(|| {
     let mut branches = vec![Vec::new(); PARTS.len()];
     let mut masks = [0u128; PARTS.len()];
     for (bit, set) in sets.iter().enumerate() {
-        for (part, branch) in &set.of {
-            let of_part: &mut Vec<u128> = &mut branches[*part as usize];
-            if of_part.len() <= *branch {
-                of_part.resize(branch + 1, 0);
+        let set_bit: u128 = 1 << bit;
+        for &(part, branch) in &set.of {
+            // Every part has its place in `PARTS`, and so its branches and its mask.
+            let (Some(of_part), Some(mask)) = (branches.get_mut(part as usize), masks.get_mut(part as usize)) else {
+                continue;
+            };
+            match of_part.get_mut(branch) {
+                Some(of_branch) => *of_branch |= set_bit,
+                // A branch met for the first time: room up to it, then its first set.
+                None => {
+                    of_part.resize(branch, 0);
+                    of_part.push(set_bit);
+                }
             }
-            of_part[*branch] |= 1 << bit;
-            masks[*part as usize] |= 1 << bit;
+            *mask |= set_bit;
         }
     }
     let words = WordSearch::new(sets.iter().map(|set| set.words.as_slice()).enumerate());
     let found = words.owners.iter().map(|bits| Found::of_sets(bits.iter().copied())).collect();
     let lists = [Part::FetchVerb, Part::Url];
     let behaviour_branches = Branches::new(
-        PARTS.iter().filter(|part| !lists.contains(part)).flat_map(|part| branches[*part as usize].iter().copied()),
+        PARTS
+            .iter()
+            .filter(|part| !lists.contains(part))
+            .flat_map(|part| branches.get(*part as usize).into_iter().flatten().copied()),
     );
     let branches = branches.into_iter().map(Branches::new).collect();
     Search { words, sets: found, branches, masks, behaviour_branches }
@@ -316,11 +330,15 @@ pub fn find(text: &str) -> Option<Vec<(usize, Found)>> {
     }
     let search = &*SEARCH;
     let mut hits = Vec::new();
-    search.words.each_hit(text, |start, _, word| hits.push((start, search.sets[word])));
+    search
+        .words
+        .each_hit(text, |start, _, word| hits.push((start, search.sets.get(word).copied().unwrap_or_default())));
     Some(hits)
 }
 
 #[cfg(test)]
+// Tests index their own fixed fixtures.
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
 mod tests {
     use super::*;
 

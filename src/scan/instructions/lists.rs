@@ -34,7 +34,7 @@ fn starts_item(text: &str) -> bool {
 fn list_end(body: &str, start: usize) -> usize {
     let mut end = start;
     let mut after_blank = false;
-    for (at, line) in crate::scan::text::lines_inclusive(&body[start..]) {
+    for (at, line) in crate::scan::text::lines_inclusive(body.get(start..).unwrap_or_default()) {
         let t = line.trim_start();
         if at > 0 {
             if t.starts_with('#') || t.starts_with("```") || t.starts_with("~~~") {
@@ -78,11 +78,12 @@ fn names_a_file(url: &str) -> bool {
 /// an install lure, as the same words in one sentence would.
 pub(super) fn install_lures(sink: &mut Sink, base: usize, body: &str, sentences: &[(usize, usize)]) {
     for &(start, end) in sentences {
-        let sentence = &body[start..end];
+        let Some(sentence) = body.get(start..end) else { continue };
         // The sentence opens a list item, its marker perhaps cut off as a sentence of its own
         // ("1." ends with a period).
         let (line_start, _) = crate::scan::text::lines_around(body, start, start);
-        if !starts_item(&body[line_start..end]) || body[line_start..start].trim().len() > 4 {
+        let (Some(line), Some(before)) = (body.get(line_start..end), body.get(line_start..start)) else { continue };
+        if !starts_item(line) || before.trim().len() > 4 {
             continue;
         }
         // The list and a URL in it first: most items that say to download name none, and
@@ -92,12 +93,12 @@ pub(super) fn install_lures(sink: &mut Sink, base: usize, body: &str, sentences:
             // One item alone is the sentence reader's.
             continue;
         }
-        let window = &body[start..window_end];
+        let Some(window) = body.get(start..window_end) else { continue };
         if crate::scan::destinations::url_separator(window).is_none() {
             continue;
         }
         let Some(verb) = commanded(&FETCH_VERB, sentence, false) else { continue };
-        let after_verb = &window[verb.end()..];
+        let Some(after_verb) = window.get(verb.end()..) else { continue };
         let Some(url) = URL.find(after_verb) else { continue };
         // What is fetched is a program (said in the item itself, or by the URL's name), and a
         // later word says to run it.

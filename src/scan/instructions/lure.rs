@@ -18,7 +18,7 @@ use super::patterns::{LURE_GAP, LURE_URL, LURE_VERB};
 pub(super) fn install_lure(sentence: &str) -> Option<(regex::Match<'_>, regex::Match<'_>)> {
     LURE_VERB.find_iter(sentence).find_map(|verb| {
         let url = LURE_URL.find_at(sentence, verb.end())?;
-        let gap = &sentence[verb.end()..url.start()];
+        let gap = sentence.get(verb.end()..url.start())?;
         (!crosses_a_key(gap) && gap.chars().count() <= LURE_GAP).then_some((verb, url))
     })
 }
@@ -32,7 +32,8 @@ fn crosses_a_key(text: &str) -> bool {
 fn starts_with_key(line: &str) -> bool {
     let line = line.trim_start();
     let name = line.bytes().take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-')).count();
-    name > 0 && line[name..].strip_prefix(':').is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t']))
+    let after_colon = line.get(name..).and_then(|rest| rest.strip_prefix(':'));
+    name > 0 && after_colon.is_some_and(|rest| rest.is_empty() || rest.starts_with([' ', '\t']))
 }
 
 #[cfg(test)]

@@ -31,7 +31,7 @@ use patterns::*;
 pub fn check(sink: &mut Sink, regions: &[Region], keywords: Option<&[keywords::Hit]>) {
     let text = sink.text;
     for region in regions.iter().filter(|r| r.kind == RegionKind::Prose) {
-        let body = &text[region.start..region.end];
+        let body = region.text_in(text);
         let hits = match keywords {
             Some(all) => Some(keywords::within(all, region.start, region.end)),
             None => keywords::find(body),
@@ -86,13 +86,16 @@ fn read_around(sink: &mut Sink, base: usize, body: &str, hits: &[(usize, Found)]
             let (start, end) = piece_at(body, block, floor, *at);
             floor = end;
             let mut found = Found::default();
-            next += hits[next..].partition_point(|(h, _)| *h < start);
+            next += hits.get(next..).unwrap_or_default().partition_point(|(h, _)| *h < start);
             while let Some((_, f)) = hits.get(next).filter(|(h, _)| *h < end) {
                 found |= *f;
                 next += 1;
             }
-            if found.any() && kept(body, start, end) {
-                read_sentence(sink, base + start, &body[start..end], false, found);
+            if found.any()
+                && kept(body, start, end)
+                && let Some(sentence) = body.get(start..end)
+            {
+                read_sentence(sink, base + start, sentence, false, found);
             }
         }
     }
@@ -114,7 +117,7 @@ fn read_all(sink: &mut Sink, base: usize, body: &str, hits: Option<&[(usize, Fou
             Some(_) if hidden => Found::ALL,
             Some(hits) => {
                 let mut found = Found::default();
-                next += hits[next..].partition_point(|(h, _)| *h < start);
+                next += hits.get(next..).unwrap_or_default().partition_point(|(h, _)| *h < start);
                 while let Some((_, f)) = hits.get(next).filter(|(h, _)| *h < end) {
                     found |= *f;
                     next += 1;
@@ -122,8 +125,10 @@ fn read_all(sink: &mut Sink, base: usize, body: &str, hits: Option<&[(usize, Fou
                 found
             }
         };
-        if hidden || found.any() {
-            read_sentence(sink, base + start, &body[start..end], hidden, found);
+        if (hidden || found.any())
+            && let Some(sentence) = body.get(start..end)
+        {
+            read_sentence(sink, base + start, sentence, hidden, found);
         }
     }
 }
@@ -172,9 +177,11 @@ fn read_sentence(sink: &mut Sink, at: usize, sentence: &str, hidden: bool, words
             && let Some(m) = commanded(&READ_VERB, sentence, hidden)
             && !cautious()
         {
-            let rest = &sentence[m.start()..];
-            let object =
-                CRED_OBJECT.find(rest).filter(|o| !public_key(&rest[o.start()..])).or_else(|| ENV_ALL.find(rest));
+            let rest = sentence.get(m.start()..).unwrap_or_default();
+            let object = CRED_OBJECT
+                .find(rest)
+                .filter(|o| !rest.get(o.start()..).is_some_and(public_key))
+                .or_else(|| ENV_ALL.find(rest));
             if let Some(object) = object {
                 add(
                     "agent-read-secrets",
@@ -201,7 +208,7 @@ fn read_sentence(sink: &mut Sink, at: usize, sentence: &str, hidden: bool, words
                     );
                 }
             } else if let Some(every) = EVERY_OUTPUT.find(sentence)
-                && let Some(to) = THIRD_PARTY.find(&sentence[m.end()..])
+                && let Some(to) = sentence.get(m.end()..).and_then(|after| THIRD_PARTY.find(after))
             {
                 // Not a secret, but everything of a kind, sent on without the user asking.
                 add(
@@ -228,7 +235,7 @@ fn read_sentence(sink: &mut Sink, at: usize, sentence: &str, hidden: bool, words
         }
         if words.config_tamper()
             && let Some(m) = commanded(&WRITE_VERB, sentence, hidden)
-            && let Some(config) = AGENT_CONFIG.find(&sentence[m.start()..])
+            && let Some(config) = sentence.get(m.start()..).and_then(|rest| AGENT_CONFIG.find(rest))
             && !cautious()
         {
             let severity = if DISABLE_SAFETY.is_match(sentence) || sentence.to_ascii_lowercase().contains("hook") {
@@ -366,7 +373,8 @@ fn read_sentence(sink: &mut Sink, at: usize, sentence: &str, hidden: bool, words
 /// `~/.ssh/id_rsa.pub` and other public keys are meant to be shared.
 fn public_key(from_object: &str) -> bool {
     let word_end = from_object.find(|c: char| c.is_whitespace() || "`'\")".contains(c)).unwrap_or(from_object.len());
-    from_object[..word_end].ends_with(".pub") || from_object[word_end..].trim_start().starts_with("public")
+    let (word, after) = from_object.split_at_checked(word_end).unwrap_or((from_object, ""));
+    word.ends_with(".pub") || after.trim_start().starts_with("public")
 }
 
 /// A path written as an example: `/path/to/...`, `<dir>`, `{name}`, `/home/you/...`, or a

@@ -322,10 +322,10 @@ impl<'s, 't> Engine<'s, 't> {
             return if home { Val::text("~", c.start) } else { Val::default() };
         }
         if SAME_PATH.contains(&name) {
-            return match c.args.len() {
-                0 => Val::default(),
-                1 => {
-                    let mut v = c.args[0].clone();
+            return match c.args {
+                [] => Val::default(),
+                [only] => {
+                    let mut v = only.clone();
                     v.literal = false;
                     v.text = v.text.map(|t| home_normalized(&t));
                     v
@@ -564,11 +564,11 @@ impl<'s, 't> Engine<'s, 't> {
     /// Reports `id` at `start..end` (the sink), naming the source's line.
     pub fn flow(&mut self, id: &'static str, start: usize, end: usize, origin: &Origin, how: &str) {
         let text = self.sink.text;
-        let line_of = |at: usize| text.as_bytes()[..at.min(text.len())].iter().filter(|b| **b == b'\n').count();
+        let line_of = |at: usize| text.bytes().take(at).filter(|b| *b == b'\n').count();
         let (source, sink) = (line_of(origin.at), line_of(start));
         let message =
             if source == sink { format!("{} and {how}", origin.what) } else { format!("{}, then {how}", origin.what) };
-        let end = text[start..end.min(text.len())].find('\n').map_or(end, |i| start + i);
+        let end = text.get(start..end.min(text.len())).and_then(|s| s.find('\n')).map_or(end, |i| start + i);
         self.sink.report_flow(id, known(id).severity, start, end, message, source as isize - sink as isize);
     }
 

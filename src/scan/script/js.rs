@@ -261,8 +261,8 @@ impl<'a> Walker<'_, '_, '_> {
     /// Walks the callbacks of a call with their parameters carrying what the call produced
     /// (`readFile(p, (err, data) => ...)`, `.then(body => ...)`).
     fn callbacks(&mut self, args: &oxc_allocator::Vec<'a, Argument<'a>>, callbacks: &[usize], given: &Val) {
-        for &i in callbacks {
-            match &args[i] {
+        for arg in callbacks.iter().filter_map(|&i| args.get(i)) {
+            match arg {
                 Argument::ArrowFunctionExpression(f) => {
                     self.bind_params(&f.params, given);
                     self.visit_function_body(&f.body);

@@ -87,6 +87,11 @@ pub(crate) fn tree_sitter_parse(language: &tree_sitter::Language, code: &str) ->
     })
 }
 
+/// The text of a node of the tree parsed from `code`.
+pub(crate) fn node_text<'c>(code: &'c str, node: tree_sitter::Node) -> &'c str {
+    code.get(node.byte_range()).unwrap_or_default()
+}
+
 /// The language a code region is in, from its fence label, the file's extension or its
 /// shebang; `None` for languages no parser here reads.
 pub fn lang_of(path: &str, region: &Region, code: &str) -> Option<Lang> {
@@ -166,4 +171,6 @@ pub fn scan_code(path: &str, code: &str, lang: Lang) -> (Vec<crate::scan::Findin
 }
 
 #[cfg(test)]
+// Tests index their own fixed fixtures.
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
 mod tests;

@@ -8,6 +8,7 @@
 //! finding per fact.
 
 use super::engine::{Engine, Lang};
+use super::node_text;
 use super::value::Origin;
 
 const RUNS_TEXT: &[&str] = &["iex", "invoke-expression"];
@@ -60,9 +61,9 @@ pub fn walk(eng: &mut Engine, code: &str, base: usize) {
         match node.kind() {
             "assignment_expression" => {
                 if let (Some(left), Some(value)) = (node.child(0), node.child(node.child_count().saturating_sub(1)))
-                    && let Some(how) = download_in(&code[value.byte_range()])
+                    && let Some(how) = download_in(node_text(code, value))
                 {
-                    let name = code[left.byte_range()].trim().to_ascii_lowercase();
+                    let name = node_text(code, left).trim().to_ascii_lowercase();
                     let what = format!("downloads with {how}");
                     downloaded.push((name, Origin { at: base + node.start_byte(), what }));
                 }
@@ -78,7 +79,7 @@ pub fn walk(eng: &mut Engine, code: &str, base: usize) {
             }
             // `(New-Object Net.WebClient).DownloadFile($url, $path)`.
             kind if kind.starts_with("invokation") || kind.starts_with("invocation") => {
-                let call = &code[node.byte_range()];
+                let call = node_text(code, node);
                 if let Some(file) = downloadfile_target(call) {
                     let what = format!("DownloadFile downloads to {file}");
                     downloaded.push((file, Origin { at: base + node.start_byte(), what }));
@@ -97,13 +98,13 @@ fn command_of<'a>(code: &'a str, node: tree_sitter::Node) -> Option<Command<'a>>
         let mut cursor = node.walk();
         node.children(&mut cursor).find(|c| c.kind() == "command_name" || c.kind() == "command_name_expr")
     })?;
-    let name = code[name_node.byte_range()].trim_matches(['"', '\'']).to_ascii_lowercase();
+    let name = node_text(code, name_node).trim_matches(['"', '\'']).to_ascii_lowercase();
     let mut args = Vec::new();
     let mut cursor = node.walk();
     for child in node.children(&mut cursor).filter(|c| c.kind() == "command_elements") {
         let mut inner = child.walk();
         for element in child.named_children(&mut inner).filter(|e| e.kind() != "command_argument_sep") {
-            args.push(&code[element.byte_range()]);
+            args.push(node_text(code, element));
         }
     }
     Some(Command { name, args, start: node.start_byte(), end: node.end_byte() })
@@ -138,8 +139,8 @@ fn written_by_downloader(c: &Command) -> Option<String> {
 /// The second argument of a `DownloadFile(url, path)` call.
 fn downloadfile_target(call: &str) -> Option<String> {
     let lower = call.to_ascii_lowercase();
-    let args = &call[lower.find("downloadfile(")? + "downloadfile(".len()..];
-    let args = &args[..args.rfind(')')?];
+    let args = call.get(lower.find("downloadfile(")? + "downloadfile(".len()..)?;
+    let args = args.get(..args.rfind(')')?)?;
     let (_, path) = args.split_once(',')?;
     Some(as_target(path)).filter(|p| !p.is_empty())
 }
@@ -196,14 +197,16 @@ fn is_encoded_flag(arg: &str) -> bool {
 
 fn mentions(arg: &str, var: &str) -> bool {
     arg.match_indices(var)
-        .any(|(i, _)| arg[i + var.len()..].chars().next().is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_')))
+        .filter_map(|(i, _)| arg.get(i + var.len()..))
+        .any(|after| after.chars().next().is_none_or(|c| !(c.is_ascii_alphanumeric() || c == '_')))
 }
 
 /// An `-EncodedCommand` payload: base64 of UTF-16LE text (UTF-8 accepted too).
 fn utf16_base64(s: &str) -> Option<String> {
     let bytes = super::value::base64(s)?;
     let text = if bytes.len() >= 4 && bytes.len() % 2 == 0 && bytes.iter().skip(1).step_by(2).all(|b| *b == 0) {
-        let units: Vec<u16> = bytes.chunks_exact(2).map(|p| u16::from_le_bytes([p[0], p[1]])).collect();
+        let (pairs, _) = bytes.as_chunks::<2>();
+        let units: Vec<u16> = pairs.iter().map(|&pair| u16::from_le_bytes(pair)).collect();
         String::from_utf16(&units).ok()?
     } else {
         String::from_utf8(bytes).ok()?
@@ -214,12 +217,14 @@ fn utf16_base64(s: &str) -> Option<String> {
 fn first_words(text: &str) -> String {
     let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
     match one_line.char_indices().nth(60) {
-        Some((i, _)) => format!("{}…", &one_line[..i]),
+        Some((i, _)) => format!("{}…", one_line.get(..i).unwrap_or_default()),
         None => one_line,
     }
 }
 
 #[cfg(test)]
+// Tests index their own fixed fixtures.
+#[allow(clippy::indexing_slicing, clippy::string_slice)]
 mod tests {
     use crate::scan::scan_text;
 

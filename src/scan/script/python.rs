@@ -60,7 +60,7 @@ fn named<'c>(node: Node<'c>) -> Vec<Node<'c>> {
 
 impl<'c> Walker<'_, '_, '_, 'c> {
     fn text(&self, node: Node) -> &'c str {
-        &self.src[node.start_byte()..node.end_byte()]
+        super::node_text(self.src, node)
     }
 
     fn at(&self, node: Node) -> usize {
@@ -207,7 +207,7 @@ impl<'c> Walker<'_, '_, '_, 'c> {
             }
             "attribute" => {
                 let name = self.text(target).to_string();
-                self.scopes[0].insert(name, value.clone());
+                self.scopes.first_mut().expect("a scope").insert(name, value.clone());
             }
             "pattern_list" | "tuple_pattern" | "list_pattern" | "tuple" | "list" | "expression_list" => {
                 for (i, child) in named(target).into_iter().enumerate() {
@@ -498,15 +498,15 @@ fn percent_format(template: &Val, values: &Val) -> Val {
     let mut items = items.iter();
     let mut text = String::new();
     let mut rest = t;
-    while let Some(i) = rest.find('%') {
-        text.push_str(&rest[..i]);
-        let spec = rest[i + 1..].chars().next().unwrap_or(' ');
+    while let Some((before, after)) = rest.split_once('%') {
+        text.push_str(before);
+        let spec = after.chars().next().unwrap_or(' ');
         if matches!(spec, 's' | 'r' | 'd') {
             text.push_str(items.next().and_then(|v| v.text.as_deref()).unwrap_or(""));
-            rest = &rest[i + 2..];
+            rest = after.strip_prefix(spec).unwrap_or(after);
         } else {
             text.push('%');
-            rest = &rest[i + 1..];
+            rest = after;
         }
     }
     text.push_str(rest);

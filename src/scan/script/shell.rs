@@ -53,7 +53,7 @@ struct Read {
 
 impl<'c> Walker<'_, '_, '_, 'c> {
     fn text(&self, node: Node) -> &'c str {
-        &self.src[node.start_byte()..node.end_byte()]
+        super::node_text(self.src, node)
     }
 
     fn at(&self, node: Node) -> usize {
@@ -179,8 +179,7 @@ impl<'c> Walker<'_, '_, '_, 'c> {
             && skip + 1 < words.len()
         {
             skip += 1;
-            while skip < words.len()
-                && words[skip].text.as_deref().is_some_and(|t| t.starts_with('-') || t.contains('='))
+            while words.get(skip).and_then(|w| w.text.as_deref()).is_some_and(|t| t.starts_with('-') || t.contains('='))
             {
                 skip += 1;
             }
@@ -228,16 +227,21 @@ impl<'c> Walker<'_, '_, '_, 'c> {
             "curl" => !texts
                 .iter()
                 .any(|t| short(t, 'o') || short(t, 'O') || t.starts_with("--output") || t.starts_with("--remote-name")),
-            _ => texts.iter().any(|t| t.ends_with("O-")) || texts.windows(2).any(|w| w[0] == "-O" && w[1] == "-"),
+            _ => {
+                texts.iter().any(|t| t.ends_with("O-"))
+                    || texts.windows(2).any(|w| matches!(w, [flag, dash] if flag == "-O" && dash == "-"))
+            }
         };
         if matches!(name, "curl" | "wget") && to_stdout && texts.iter().any(|t| t.contains("://")) {
             out.download = Some(Origin { at: start, what: format!("downloads with {name}") });
         }
         // A helper's token in an authentication header or `-u` is used to log in.
         let authenticates = |i: usize| {
-            i > 0
-                && (matches!(texts[i - 1].as_str(), "-u" | "--user" | "--oauth2-bearer")
-                    || (matches!(texts[i - 1].as_str(), "-H" | "--header") && is_auth_header(&texts[i])))
+            let (Some(before), Some(arg)) = (i.checked_sub(1).and_then(|b| texts.get(b)), texts.get(i)) else {
+                return false;
+            };
+            matches!(before.as_str(), "-u" | "--user" | "--oauth2-bearer")
+                || (matches!(before.as_str(), "-H" | "--header") && is_auth_header(arg))
         };
         // Sinks: a secret given to a sender, or a file holding one uploaded; a download given
         // to an interpreter.
@@ -370,7 +374,8 @@ impl<'c> Walker<'_, '_, '_, 'c> {
 /// `-F name=@FILE`; not the file it writes (`-o FILE`).
 fn uploaded(texts: &[String]) -> impl Iterator<Item = &str> {
     texts.iter().enumerate().filter_map(|(i, t)| {
-        let writes = i > 0 && matches!(texts[i - 1].as_str(), "-o" | "--output" | "-O" | "--output-document");
+        let before = i.checked_sub(1).and_then(|b| texts.get(b));
+        let writes = before.is_some_and(|b| matches!(b.as_str(), "-o" | "--output" | "-O" | "--output-document"));
         let file = t.split_once('@').map_or(t.as_str(), |(_, f)| f).split(';').next().unwrap_or("");
         (!writes && !file.is_empty()).then_some(file)
     })

@@ -128,7 +128,8 @@ pub fn home_normalized(path: &str) -> String {
 pub fn decode(s: &str) -> Option<String> {
     let s = s.trim();
     let bytes = if s.len() >= 8 && s.len().is_multiple_of(2) && s.bytes().all(|b| b.is_ascii_hexdigit()) {
-        (0..s.len()).step_by(2).map(|i| u8::from_str_radix(&s[i..i + 2], 16).ok()).collect::<Option<Vec<u8>>>()?
+        let byte_at = |i: usize| s.get(i..i + 2).and_then(|hex| u8::from_str_radix(hex, 16).ok());
+        (0..s.len()).step_by(2).map(byte_at).collect::<Option<Vec<u8>>>()?
     } else {
         base64(s)?
     };

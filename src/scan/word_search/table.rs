@@ -6,7 +6,7 @@
 //! stepping through take fewer cache lines, and the whole table fits a core's second-level
 //! cache.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use aho_corasick::Anchored;
 use aho_corasick::automaton::{Automaton, StateID};
@@ -36,19 +36,14 @@ impl Table {
     /// `dfa`'s states and transitions, read through its own stepping: `dfa` is ASCII
     /// case-insensitive over `words`.
     pub fn of<'a>(dfa: &DFA, words: impl IntoIterator<Item = &'a [u8]>) -> Table {
-        let mut in_words = [false; 256];
-        for word in words {
-            for byte in word {
-                in_words[usize::from(byte.to_ascii_lowercase())] = true;
-            }
-        }
+        let in_words: HashSet<u8> = words.into_iter().flatten().map(u8::to_ascii_lowercase).collect();
         // A byte in no word steps like any other such byte: the automaton holds no
         // transition on it, so it falls back to the start state's.
         let mut column_of_folded: HashMap<Option<u8>, u8> = HashMap::new();
         let mut firsts: Vec<u8> = Vec::new();
         let columns: [u8; 256] = std::array::from_fn(|b| {
             let folded = (b as u8).to_ascii_lowercase();
-            let key = in_words[usize::from(folded)].then_some(folded);
+            let key = in_words.contains(&folded).then_some(folded);
             *column_of_folded.entry(key).or_insert_with(|| {
                 firsts.push(b as u8);
                 u8::try_from(firsts.len() - 1).expect("at most 256 columns")
@@ -57,18 +52,14 @@ impl Table {
         // A row: a state's next state by column, then which of `ending` is the state's.
         let stride = firsts.len() + 1;
 
-        // Every state a walk reaches, first found first, with the state after it in each
-        // column; `index` by the library's state id.
+        // Every state a walk reaches, first found first, with the states after it by column;
+        // `index` by the library's state id.
         let start = dfa.start_state(Anchored::No).expect("an unanchored automaton");
         let mut found = vec![start];
-        let mut index: Vec<Option<usize>> = Vec::new();
-        let mut targets: Vec<usize> = Vec::new();
+        let mut index: HashMap<StateID, usize> = HashMap::new();
+        let mut targets: Vec<Vec<usize>> = Vec::new();
         let mut index_of = |state: StateID, found: &mut Vec<StateID>| {
-            let at = state.as_usize();
-            if index.len() <= at {
-                index.resize(at + 1, None);
-            }
-            *index[at].get_or_insert_with(|| {
+            *index.entry(state).or_insert_with(|| {
                 found.push(state);
                 found.len() - 1
             })
@@ -76,35 +67,42 @@ impl Table {
         index_of(start, &mut found);
         let mut i = 0;
         while let Some(&state) = found.get(i) {
-            for &byte in &firsts {
+            let after = firsts.iter().map(|&byte| {
                 let to = dfa.next_state(Anchored::No, state, byte);
                 assert!(!dfa.is_dead(to), "a walk of an unanchored search never dies");
-                targets.push(index_of(to, &mut found));
-            }
+                index_of(to, &mut found)
+            });
+            targets.push(after.collect());
             i += 1;
         }
         // Match states last, so that one compare tells them; each numbered by where its row
         // starts.
-        let (mut order, matching): (Vec<usize>, Vec<usize>) = (0..found.len()).partition(|&i| !dfa.is_match(found[i]));
-        let first_match = order.len() * stride;
+        let (mut order, matching): (Vec<_>, Vec<_>) =
+            found.iter().copied().enumerate().partition(|&(_, state)| !dfa.is_match(state));
+        let unmatched = order.len();
+        let first_match = unmatched * stride;
         order.extend(&matching);
-        let mut row_of = vec![0u32; found.len()];
-        for (row, &i) in order.iter().enumerate() {
-            row_of[i] = u32::try_from(row * stride).expect("the trigger words make fewer states");
-        }
-        let mut next = vec![0u32; order.len() * stride];
-        for (row, &i) in next.chunks_mut(stride).zip(&order) {
-            for (cell, &to) in row.iter_mut().zip(&targets[i * firsts.len()..][..firsts.len()]) {
-                *cell = row_of[to];
-            }
-        }
-        for (i, row) in next[first_match..].chunks_mut(stride).enumerate() {
-            row[stride - 1] = i as u32;
-        }
+        // Each state's row, by where it was found: `order` numbers every found state once.
+        let mut rows: Vec<(usize, u32)> = order
+            .iter()
+            .enumerate()
+            .map(|(row, &(i, _))| (i, u32::try_from(row * stride).expect("the trigger words make fewer states")))
+            .collect();
+        rows.sort_unstable();
+        let row_of: Vec<u32> = rows.into_iter().map(|(_, row)| row).collect();
+        // A row: the states after it by column, then (a match state's) which of `ending` is its.
+        let next: Vec<u32> = order
+            .iter()
+            .enumerate()
+            .flat_map(|(row, &(i, _))| {
+                let after = targets.get(i).map_or(&[][..], Vec::as_slice);
+                let after = after.iter().map(|&to| row_of.get(to).copied().unwrap_or_default());
+                after.chain([row.saturating_sub(unmatched) as u32])
+            })
+            .collect();
         let ending = matching
             .iter()
-            .map(|&i| {
-                let state = found[i];
+            .map(|&(_, state)| {
                 (0..dfa.match_len(state))
                     .map(|i| {
                         let word = dfa.match_pattern(state, i);
@@ -118,7 +116,7 @@ impl Table {
             stride,
             next,
             first_match: u32::try_from(first_match).expect("the trigger words make fewer states"),
-            start: row_of[0],
+            start: row_of.first().copied().unwrap_or_default(),
             ending,
             longest: dfa.max_pattern_len(),
         }
@@ -126,6 +124,9 @@ impl Table {
 
     /// The state after `byte`.
     #[inline(always)]
+    // The walk's step, a byte at a time: `columns` has an entry for every byte, and every
+    // state is the start of a row the table made, a column for each entry of `columns`.
+    #[allow(clippy::indexing_slicing)]
     pub fn next(&self, state: u32, byte: u8) -> u32 {
         self.next[state as usize + usize::from(self.columns[usize::from(byte)])]
     }
@@ -141,6 +142,7 @@ impl Table {
         if state < self.first_match {
             return &[];
         }
-        &self.ending[self.next[state as usize + self.stride - 1] as usize]
+        let ending = self.next.get(state as usize + self.stride - 1).and_then(|&i| self.ending.get(i as usize));
+        ending.map_or(&[], |words| words)
     }
 }
