@@ -9,6 +9,7 @@ use serde::Deserialize;
 #[serde(deny_unknown_fields)]
 pub struct AgentTable {
     pub agents: Vec<Agent>,
+    pub copy: CopyTemplate,
     pub prompt: PromptTemplate,
 }
 
@@ -22,6 +23,10 @@ pub struct Agent {
     pub loads_from: Vec<String>,
     #[serde(default)]
     pub notice: Option<String>,
+    /// The note of the copy by hand into this agent's folder (`[copy]`).
+    pub copy_note: String,
+    /// The ways of the agent's own tools or a skills CLI, first first.
+    #[serde(default)]
     pub install: Vec<InstallTemplate>,
 }
 
@@ -33,6 +38,12 @@ pub struct InstallTemplate {
     /// Only offered when the skill lives in a subfolder (the command takes `--path`).
     #[serde(default)]
     pub needs_path: bool,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CopyTemplate {
+    pub command: String,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -56,6 +67,18 @@ pub struct InstallVars<'a> {
     pub tree_url: &'a str,
 }
 
+impl InstallVars<'static> {
+    /// Words that stand for a skill's values, for a page that shows every way for every skill.
+    pub const WORDS: InstallVars<'static> = InstallVars {
+        repo: "OWNER/REPO",
+        skill: "SKILL",
+        folder: "FOLDER",
+        path: "PATH",
+        clone_url: "https://github.com/OWNER/REPO.git",
+        tree_url: "https://github.com/OWNER/REPO/tree/HEAD/PATH",
+    };
+}
+
 /// One way to install, ready to show.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct InstallOption {
@@ -76,18 +99,46 @@ pub struct AgentInstall {
     pub options: Vec<InstallOption>,
 }
 
+/// A piece of a command as a page shows it: text, or the agent's folder, which the page swaps
+/// for the folder of the agent chosen.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Piece {
+    pub text: String,
+    pub is_dir: bool,
+}
+
+/// A skill page's install block: the first agent's first way and its copy by hand, filled in;
+/// and, for the page's script, the value of every placeholder the agents' templates hold
+/// (`static/agents.json`), as filling them puts them in: the script swaps names for values and
+/// knows no quoting, so what it shows for any agent is what the build would.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct InstallBlock {
+    pub agent_id: String,
+    pub agent_name: String,
+    /// The first agent's first way of its own, or its copy by hand when it has none.
+    pub first: InstallOption,
+    /// The copy by hand into the first agent's folder, the folder marked.
+    pub copy: Vec<Piece>,
+    /// Each placeholder of the skill and its value, as [`fill`] puts it.
+    pub values: Vec<(&'static str, String)>,
+}
+
+/// The placeholders whose values are the skill's; `{project_dir}` and `{agent}` are the agent's.
+const SKILL_PLACEHOLDERS: [&str; 7] = ["repo", "skill", "folder", "path", "clone_url", "tree_url", "copy_from"];
+
 impl AgentTable {
+    /// Every way for every agent: its own, then the copy by hand and the sentence.
     pub fn install_for(&self, vars: &InstallVars) -> Vec<AgentInstall> {
         self.agents
             .iter()
             .map(|agent| {
                 let fill = |template: &str| fill(template, vars, agent);
-                let mut options: Vec<InstallOption> = agent
-                    .install
-                    .iter()
-                    .filter(|t| !t.needs_path || !vars.path.is_empty())
-                    .map(|t| InstallOption { command: fill(&t.command), note: fill(&t.note), is_prompt: false })
-                    .collect();
+                let mut options: Vec<InstallOption> = self.own_ways(agent, vars).collect();
+                options.push(InstallOption {
+                    command: fill(&self.copy.command),
+                    note: fill(&agent.copy_note),
+                    is_prompt: false,
+                });
                 options.push(InstallOption {
                     command: fill(&self.prompt.text),
                     note: fill(&self.prompt.note),
@@ -104,6 +155,79 @@ impl AgentTable {
             })
             .collect()
     }
+
+    /// The agent's own ways (its tools, a skills CLI) that apply to the skill, filled in.
+    fn own_ways<'a>(&'a self, agent: &'a Agent, vars: &'a InstallVars) -> impl Iterator<Item = InstallOption> + 'a {
+        (agent.install.iter().filter(|t| !t.needs_path || !vars.path.is_empty())).map(|t| InstallOption {
+            command: fill(&t.command, vars, agent),
+            note: fill(&t.note, vars, agent),
+            is_prompt: false,
+        })
+    }
+
+    /// A skill page's install block ([`InstallBlock`]); `None` when the table has no agent.
+    pub fn install_block(&self, vars: &InstallVars) -> Option<InstallBlock> {
+        let agent = self.agents.first()?;
+        let copy = || InstallOption {
+            command: fill(&self.copy.command, vars, agent),
+            note: fill(&agent.copy_note, vars, agent),
+            is_prompt: false,
+        };
+        Some(InstallBlock {
+            agent_id: agent.id.clone(),
+            agent_name: agent.name.clone(),
+            first: self.own_ways(agent, vars).next().unwrap_or_else(copy),
+            copy: pieces(&self.copy.command, vars, agent),
+            values: SKILL_PLACEHOLDERS.iter().filter_map(|&name| Some((name, value(name, vars)?))).collect(),
+        })
+    }
+
+    /// The table as the skill pages' script reads it (`static/agents.json`): each agent's id,
+    /// name, folder, and templates (its own ways, then the copy by hand), unfilled.
+    pub fn script_json(&self) -> String {
+        let agents: Vec<serde_json::Value> = self
+            .agents
+            .iter()
+            .map(|agent| {
+                let mut ways: Vec<serde_json::Value> = (agent.install.iter())
+                    .map(|t| serde_json::json!({ "command": t.command, "note": t.note, "needs_path": t.needs_path }))
+                    .collect();
+                ways.push(serde_json::json!({ "command": self.copy.command, "note": agent.copy_note, "needs_path": false }));
+                serde_json::json!({ "id": agent.id, "name": agent.name, "project_dir": agent.project_dir, "ways": ways })
+            })
+            .collect();
+        serde_json::json!({ "agents": agents }).to_string()
+    }
+}
+
+/// `template` filled in for `agent`, cut at each `{project_dir}`, which is a piece of its own.
+fn pieces(template: &str, vars: &InstallVars, agent: &Agent) -> Vec<Piece> {
+    let mut out = Vec::new();
+    for (i, part) in template.split("{project_dir}").enumerate() {
+        if i > 0 {
+            out.push(Piece { text: agent.project_dir.clone(), is_dir: true });
+        }
+        if !part.is_empty() {
+            out.push(Piece { text: fill(part, vars, agent), is_dir: false });
+        }
+    }
+    out
+}
+
+/// The value a skill's placeholder is filled with (quoted for the shell where it is a word);
+/// `None` for a name that is not the skill's.
+fn value(name: &str, vars: &InstallVars) -> Option<String> {
+    Some(match name {
+        "repo" => vars.repo.to_string(),
+        "skill" => shell_word(vars.skill),
+        "folder" => shell_word(vars.folder),
+        "path" => shell_word(vars.path),
+        "clone_url" => vars.clone_url.to_string(),
+        "tree_url" => vars.tree_url.to_string(),
+        "copy_from" if vars.path.is_empty() => "skills-src".to_string(),
+        "copy_from" => shell_word(&format!("skills-src/{}", vars.path)),
+        _ => return None,
+    })
 }
 
 /// Replaces each `{placeholder}` of `template` in one pass (a value is never read again as a
@@ -117,17 +241,12 @@ fn fill(template: &str, vars: &InstallVars, agent: &Agent) -> String {
         let Some(close) = after.find('}') else { break };
         let name = &after[1..close];
         match name {
-            "repo" => out.push_str(vars.repo),
-            "skill" => out.push_str(&shell_word(vars.skill)),
-            "folder" => out.push_str(&shell_word(vars.folder)),
-            "path" => out.push_str(&shell_word(vars.path)),
-            "clone_url" => out.push_str(vars.clone_url),
-            "tree_url" => out.push_str(vars.tree_url),
-            "copy_from" if vars.path.is_empty() => out.push_str("skills-src"),
-            "copy_from" => out.push_str(&shell_word(&format!("skills-src/{}", vars.path))),
             "project_dir" => out.push_str(&agent.project_dir),
             "agent" => out.push_str(&agent.name),
-            _ => out.push_str(&after[..=close]),
+            _ => match value(name, vars) {
+                Some(value) => out.push_str(&value),
+                None => out.push_str(&after[..=close]),
+            },
         }
         rest = &after[close + 1..];
     }
@@ -220,6 +339,50 @@ mod tests {
         assert!(cline.notice.as_deref().unwrap().contains("Enable Skills"));
         let windsurf = tabs.iter().find(|t| t.id == "windsurf").unwrap();
         assert!(windsurf.options[0].note.contains("~/.codeium/windsurf/skills/"));
+    }
+
+    /// What the skill pages' script shows for an agent is a name-for-value swap of the
+    /// templates with the values the page carries (`InstallBlock::values`), as written in
+    /// `static/catalog.js`: it must be what the build fills in, for every agent and template,
+    /// hostile names included.
+    #[test]
+    fn the_pages_script_fills_every_template_as_the_build_does() {
+        let hostile = InstallVars {
+            repo: "o/r",
+            skill: "it's; rm -rf ~",
+            folder: "a b",
+            path: "",
+            clone_url: "https://github.com/o/r.git",
+            tree_url: "https://github.com/o/r/tree/HEAD",
+        };
+        let pattern = regex::Regex::new(r"\{([a-z_]+)\}").unwrap();
+        for vars in [vars(), hostile] {
+            let block = AGENTS.install_block(&vars).expect("agents");
+            let swap = |template: &str, agent: &Agent| -> String {
+                pattern
+                    .replace_all(template, |c: &regex::Captures| match &c[1] {
+                        "project_dir" => agent.project_dir.clone(),
+                        "agent" => agent.name.clone(),
+                        name => block
+                            .values
+                            .iter()
+                            .find(|(n, _)| *n == name)
+                            .map(|(_, v)| v.clone())
+                            .unwrap_or_else(|| c[0].to_string()),
+                    })
+                    .into_owned()
+            };
+            for agent in &AGENTS.agents {
+                let templates = agent
+                    .install
+                    .iter()
+                    .flat_map(|t| [&t.command, &t.note])
+                    .chain([&AGENTS.copy.command, &agent.copy_note]);
+                for template in templates {
+                    assert_eq!(swap(template, agent), fill(template, &vars, agent), "{} {template}", agent.id);
+                }
+            }
+        }
     }
 
     #[test]

@@ -101,6 +101,12 @@ impl Repo {
     pub fn file_web_url(&self, path: &str) -> Option<String> {
         self.web_url().map(|web| format!("{web}/blob/{}/{path}", self.web_rev()))
     }
+
+    /// The address of a file's bytes as they are (path relative to the repository root), at the
+    /// commit read.
+    pub fn file_raw_url(&self, path: &str) -> Option<String> {
+        self.web_url().map(|web| format!("{web}/raw/{}/{path}", self.web_rev()))
+    }
 }
 
 /// Serialized (`Serialize`), its whole self is what render keys hash of it (`render::keys`).

@@ -28,24 +28,72 @@
   }
 })();
 
-// The install tab chosen once is chosen again on every skill page: kept in localStorage by the
-// agent's id. Without script (or storage) the first tab is simply the one shown.
+// The install block: the agent is picked from the agents' table (static/agents.json), and the
+// choice is kept in localStorage by the agent's id for every skill page. The page carries the
+// value of each placeholder of the templates, filled as the build fills them (quoted where the
+// shell needs it), so the script only puts values for names: the command shown for any agent is
+// the one the build would write. Without script, the first agent's command is shown and the
+// agents page lists every agent's way and folder.
 (function () {
   "use strict";
   var KEY = "catalog.agent";
-  var radios = document.querySelectorAll("#install input.tab-radio[name=agent]");
-  if (!radios.length) return;
-  var saved = null;
-  try { saved = localStorage.getItem(KEY); } catch (e) { return; }
-  if (saved) {
-    radios.forEach(function (radio) { if (radio.id === "tab-" + saved) radio.checked = true; });
+  var block = document.querySelector("#install .install");
+  var select = document.getElementById("agent-pick");
+  if (!block || !select || !window.fetch) return;
+  var command = block.querySelector(".cmd code");
+  var note = block.querySelector(".agent-note");
+  var how = block.querySelector("a.agent-how");
+  function value(name, agent) {
+    if (name === "project_dir") return agent.project_dir;
+    if (name === "agent") return agent.name;
+    var attribute = block.getAttribute("data-" + name.replace(/_/g, "-"));
+    return attribute === null ? "{" + name + "}" : attribute;
   }
-  radios.forEach(function (radio) {
-    radio.addEventListener("change", function () {
-      if (!radio.checked) return;
-      try { localStorage.setItem(KEY, radio.id.replace(/^tab-/, "")); } catch (e) { /* storage refused: nothing kept */ }
+  function fill(template, agent) {
+    return template.replace(/\{([a-z_]+)\}/g, function (_, name) { return value(name, agent); });
+  }
+  function firstWay(agent) {
+    var path = block.getAttribute("data-path");
+    return agent.ways.filter(function (way) { return !way.needs_path || path; })[0];
+  }
+  function setCommand(code, text) {
+    var prompt = code.querySelector(".ps1");
+    code.textContent = text;
+    if (prompt) code.insertBefore(prompt, code.firstChild);
+  }
+  function show(agents, id) {
+    var agent = agents.filter(function (a) { return a.id === id; })[0];
+    if (!agent) return false;
+    var way = firstWay(agent);
+    setCommand(command, fill(way.command, agent));
+    if (note) note.textContent = fill(way.note, agent);
+    block.querySelectorAll(".agent-name").forEach(function (node) { node.textContent = agent.name; });
+    if (how) how.setAttribute("href", how.getAttribute("href").replace(/#.*$/, "#" + agent.id));
+    block.querySelectorAll("span.dir").forEach(function (node) { node.textContent = agent.project_dir; });
+    select.value = agent.id;
+    return true;
+  }
+  fetch(block.getAttribute("data-agents")).then(function (response) {
+    if (!response.ok) throw new Error(response.status);
+    return response.json();
+  }).then(function (table) {
+    var agents = table.agents;
+    agents.forEach(function (agent) {
+      var option = document.createElement("option");
+      option.value = agent.id;
+      option.textContent = agent.name;
+      select.appendChild(option);
     });
-  });
+    var saved = null;
+    try { saved = localStorage.getItem(KEY); } catch (e) { saved = null; }
+    if (saved) show(agents, saved);
+    select.value = select.value || agents[0].id;
+    select.hidden = false;
+    select.addEventListener("change", function () {
+      show(agents, select.value);
+      try { localStorage.setItem(KEY, select.value); } catch (e) { /* storage refused: nothing kept */ }
+    });
+  }).catch(function () { /* the first agent's command stays, as without script */ });
 })();
 
 // Opened from a file (file://) rather than served: a link to a folder would show the folder's

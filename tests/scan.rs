@@ -61,7 +61,6 @@ fn the_hostile_fixture_fails_and_says_where() {
     assert!(safety.contains("remote-code-run"), "{safety}");
     // The finding links to its line in the file at its source.
     assert!(safety.contains("SKILL.md?plain=1#L25"), "{safety}");
-    assert!(html.contains("<td>Fail</td>"), "compare row");
 }
 
 #[test]

@@ -183,7 +183,7 @@ fn every_page_and_the_api_count_the_skills_alike_and_the_one_left_out_once() {
     assert!(repo_html.contains("href=../../report/"), "the left-out count links the report");
     let skill_page = text_of(&read("shapes/skills/strict/index.html"));
     assert!(skill_page.contains("Skills in repo 24"), "{skill_page}");
-    assert!(skill_page.contains("All skills in this repository"), "{skill_page}");
+    assert!(skill_page.contains("All skills in shapes/skills"), "{skill_page}");
     assert!(read("report/index.html").contains("skills/no-key-lines/SKILL.md:2"));
 }
 

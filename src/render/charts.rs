@@ -210,6 +210,12 @@ impl TokenScale {
         let n = self.sorted.len().max(1);
         self.sorted.partition_point(|&t| t < tokens) * 100 / n
     }
+
+    /// The share of skills that cost more tokens than `tokens`, in whole percent (rounded down).
+    pub fn above(&self, tokens: usize) -> usize {
+        let n = self.sorted.len().max(1);
+        (self.sorted.len() - self.sorted.partition_point(|&t| t <= tokens)) * 100 / n
+    }
 }
 
 /// The token cost distribution as columns, with the figures as `shown` gives them and the bin

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::agents::AgentInstall;
+use crate::agents::InstallBlock;
 
 /// What every page needs.
 #[derive(Debug, Clone, Serialize)]
@@ -63,6 +63,8 @@ pub struct FileRow {
 pub struct CompareRow {
     pub title: String,
     pub repo: String,
+    /// The description's opening, cut at a word: what tells the rows apart at a glance.
+    pub blurb: String,
     pub href: String,
     pub is_self: bool,
     pub stars: String,
@@ -167,8 +169,6 @@ pub struct SkillSummary {
     pub findings: String,
     /// "~588".
     pub tokens: String,
-    /// The catalog's token costs, this skill's picked out, as inline SVG.
-    pub token_chart: String,
     /// "more than 40% of this catalog's skills".
     pub token_place: String,
     pub stars: Fact,
@@ -209,7 +209,11 @@ pub struct SkillCtx {
     pub repo_web: Option<String>,
     pub folder: String,
     pub folder_web: Option<String>,
-    pub install: Vec<AgentInstall>,
+    /// Every agent's first way and the ways that differ only in its folder; `None` without a
+    /// repository to install from.
+    pub install: Option<InstallBlock>,
+    /// What the page says instead of install commands when there is no repository.
+    pub no_repository: &'static str,
     pub facts: Vec<Fact>,
     pub intro: Vec<String>,
     pub when_to_use: Vec<String>,
@@ -228,7 +232,6 @@ pub struct SkillCtx {
     pub compare_columns: Vec<CompareColumn>,
     /// The columns left out, each with the value every row has: "Licence: MIT".
     pub compare_same: Vec<String>,
-    pub similar: Vec<Arc<Card>>,
     pub more_from_repo: Vec<Arc<Card>>,
     pub tags: Vec<TopicLink>,
     pub works_with: Vec<TopicLink>,
@@ -447,6 +450,13 @@ pub struct TopicsPage {
 pub struct ReposPage {
     pub site: SiteCtx,
     pub repos: Vec<RepoRow>,
+}
+
+/// How each agent installs skills: every way, with words standing for a skill's values.
+#[derive(Debug, Clone, Serialize)]
+pub struct AgentsPage {
+    pub site: SiteCtx,
+    pub agents: Vec<crate::agents::AgentInstall>,
 }
 
 #[derive(Debug, Clone, Serialize)]

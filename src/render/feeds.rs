@@ -324,7 +324,8 @@ pub fn write_api(catalog: &Catalog, facts: &FactKeys, program: &Hash, out: &Site
                 left_out: repo.left_out(),
                 skills: inputs.iter().map(|input| api_skill(base_url, input)).collect(),
             };
-            Ok(serde_json::to_string_pretty(&file).expect("repository serialises"))
+            // Compact: indentation was a third of the bytes, and programs read the files.
+            Ok(serde_json::to_string(&file).expect("repository serialises"))
         })
     })?;
     let title = &catalog.config.title;

@@ -6,7 +6,6 @@ use crate::scan::Verdict;
 
 use super::charts::{self, Bar, TokenScale};
 use super::context::TopicRow;
-use super::urls::compact_count;
 
 /// Categories drawn on the home page; the description counts the rest.
 const TOP_CATEGORIES: usize = 8;
@@ -104,14 +103,14 @@ fn first_seen(catalog: &Catalog) -> Option<String> {
 /// The skill page's small chart: the catalog's token cost distribution in percent, the
 /// skill's bin picked out; and a few words that place it, from the page input's place of
 /// its cost among the catalog's.
-pub fn skill_tokens(place: &super::page_input::TokenPlace, tokens: usize) -> (String, String) {
-    let columns = charts::token_columns(&place.shares, Some(charts::token_bin(tokens)), |v| format!("{v}%"));
-    let title = format!("Token cost of the catalog's skills; this one (~{}) is picked out", compact_count(tokens));
-    let chart = charts::spark("chart-tokens", &title, &columns);
-    let place = if place.only_one {
+/// Where a skill's token cost stands among the catalog's, in words read at once: lighter than
+/// most, heavier than most, or about the middle.
+pub fn skill_tokens(place: &super::page_input::TokenPlace) -> String {
+    if place.only_one {
         "the only skill in this catalog".to_string()
+    } else if place.above >= place.below {
+        format!("lighter than {}% of skills here", place.above)
     } else {
-        format!("more than {}% of this catalog's skills", place.below)
-    };
-    (chart, place)
+        format!("heavier than {}% of skills here", place.below)
+    }
 }

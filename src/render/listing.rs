@@ -105,10 +105,10 @@ impl Listings<'_> {
     /// order of [`SORTS`] (`base` + `name/`, `tokens/`, `changed/`); `skills` in title order.
     /// Returns the folders written.
     pub fn write_sorted(&self, base: &str, name: &str, parent: (&str, &str), skills: &[usize]) -> Result<Vec<String>> {
-        let sorts = sort_bases(base);
         let catalog = self.catalog;
+        let sorts = sort_bases(base, catalog);
         let mut dirs = Vec::new();
-        for &(dir, label, order) in SORTS {
+        for &(dir, label, order) in sorts_of(catalog) {
             let mut sorted = skills.to_vec();
             match order {
                 SortOrder::Name => {}
@@ -270,9 +270,17 @@ pub enum SortOrder {
     Changed,
 }
 
-/// Each order of [`SORTS`] of a listing at `base`: its label and its folder.
-pub fn sort_bases(base: &str) -> Vec<(&'static str, String)> {
-    SORTS.iter().map(|&(dir, label, _)| (label, format!("{base}{dir}/"))).collect()
+/// The orders of [`SORTS`] that order anything in `catalog`: by last change only when some
+/// skill's date is known (else it is the order by name again).
+fn sorts_of(catalog: &Catalog) -> impl Iterator<Item = &'static (&'static str, &'static str, SortOrder)> {
+    let dated = catalog.skills.iter().any(|s| s.history.last_changed.is_some());
+    SORTS.iter().filter(move |(_, _, order)| dated || !matches!(order, SortOrder::Changed))
+}
+
+/// Each order of [`SORTS`] of a listing at `base` that orders anything in `catalog`: its label
+/// and its folder.
+pub fn sort_bases(base: &str, catalog: &Catalog) -> Vec<(&'static str, String)> {
+    sorts_of(catalog).map(|&(dir, label, _)| (label, format!("{base}{dir}/"))).collect()
 }
 
 /// Links to each order of `sorts` (label, base folder) from a page whose root is `root`, the

@@ -50,6 +50,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("search.html", include_str!("../../templates/search.html")),
     ("owner.html", include_str!("../../templates/owner.html")),
     ("skill_fallback.html", include_str!("../../templates/skill_fallback.html")),
+    ("agents.html", include_str!("../../templates/agents.html")),
 ];
 const STATIC_FILES: &[(&str, &[u8])] = &[
     ("static/style.css", include_bytes!("../../static/style.css")),
@@ -222,6 +223,7 @@ pub fn render_site(
     texts: &dyn SkillTexts,
 ) -> Result<RenderStats> {
     let has_feed = catalog.skills.iter().any(|s| s.history.first_seen.is_some());
+    let skill_index_published = catalog.config.publish.skill_index_for(catalog.skills.len());
     let site = |page_dir: &str| SiteCtx {
         title: catalog.config.title.clone(),
         description: catalog.config.description.clone(),
@@ -240,6 +242,8 @@ pub fn render_site(
     for (path, bytes) in &renderer.static_files {
         out.write(path, bytes)?;
     }
+    // The agents' install templates, which skill pages fill for the agent a reader picks.
+    out.write("static/agents.json", crate::agents::AGENTS.script_json().as_bytes())?;
 
     // Skill pages: the bulk of the work, one per skill, in parallel.
     let facts = keys::FactKeys::new(catalog, texts);
@@ -288,7 +292,11 @@ pub fn render_site(
                 faults.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push((index, diagnostic));
             }
         }
-        if skill.analysis.license.redistributable {
+        // A copy of the file is published where nothing else serves it: a source without a
+        // repository on the web, or a catalog whose discovery index lists the copy. Other pages
+        // link the file at its source, at the commit read.
+        let repo = &catalog.repos[skill.repo];
+        if skill.analysis.license.redistributable && (repo.web_url().is_none() || skill_index_published) {
             // The text is a function of the skill's cache key: an unchanged one is not hashed again.
             let key = hash_parts(&[b"SKILL.md copy\0", texts.source_key(index).as_bytes()]);
             out.write_page(&format!("{dir}SKILL.md"), key, || Ok(texts.text(index)?.into_owned()))?;
@@ -364,7 +372,7 @@ pub fn render_site(
         let first = if by_name.len() > listing::PAGE_SIZE {
             let base = format!("repos/{dir}");
             dirs.extend(listings.write_sorted(&base, &repo.id.full(), (&repo.id.full(), &dir), &by_name)?);
-            page.repo.sorts = listing::sort_links(&listing::sort_bases(&base), "", &root);
+            page.repo.sorts = listing::sort_links(&listing::sort_bases(&base, catalog), "", &root);
             &by_name[..listing::PAGE_SIZE]
         } else {
             &by_name[..]
@@ -398,13 +406,21 @@ pub fn render_site(
         };
         let mut dirs = vec![dir.clone()];
         let by_name = listings.by_title(&skills);
-        let first = if by_name.len() > listing::PAGE_SIZE {
-            let base = format!("owners/{dir}");
-            dirs.extend(listings.write_sorted(&base, owner, (owner, &dir), &by_name)?);
-            page.owner.sorts = listing::sort_links(&listing::sort_bases(&base), "", &root);
+        // An owner of one repository has its skills listed in every order under the
+        // repository's listings already: the owner's page shows the first ones and links there.
+        if repos.len() == 1 && by_name.len() > listing::PAGE_SIZE {
+            let base = format!("repos/{}", repos[0].url_path());
+            page.owner.sorts = listing::sort_links(&listing::sort_bases(&base, catalog), "", &root);
+        }
+        let first = if by_name.len() <= listing::PAGE_SIZE {
+            &by_name[..]
+        } else if repos.len() == 1 {
             &by_name[..listing::PAGE_SIZE]
         } else {
-            &by_name[..]
+            let base = format!("owners/{dir}");
+            dirs.extend(listings.write_sorted(&base, owner, (owner, &dir), &by_name)?);
+            page.owner.sorts = listing::sort_links(&listing::sort_bases(&base, catalog), "", &root);
+            &by_name[..listing::PAGE_SIZE]
         };
         listings.write_with_cards(&format!("{dir}index.html"), "owner.html", page, first, |page, cards| {
             page.owner.skills = cards
@@ -432,6 +448,12 @@ pub fn render_site(
             let repos_page = ReposPage { site: site("repos/"), repos: listing::repo_rows(catalog, "../") };
             renderer.page(out, "repos/index.html", "repos.html", &repos_page)?;
             dirs.push("repos/".into());
+            let agents_page = AgentsPage {
+                site: site("agents/"),
+                agents: crate::agents::AGENTS.install_for(&crate::agents::InstallVars::WORDS),
+            };
+            renderer.page(out, "agents/index.html", "agents.html", &agents_page)?;
+            dirs.push("agents/".into());
             Ok(dirs)
         },
         || search::write_index(catalog, &all, &renderer.program, out),

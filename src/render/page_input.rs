@@ -127,16 +127,17 @@ pub struct LinkedTopic<'a> {
 /// shares, and the share below it. The same after most changes to other skills.
 #[derive(Serialize)]
 pub struct TokenPlace {
-    pub shares: [usize; super::charts::TOKEN_BINS.len()],
     /// Whether it is the only skill of the catalog.
     pub only_one: bool,
-    /// The share of skills that cost fewer tokens, in whole percent.
+    /// The shares of skills that cost fewer and more tokens, in whole percent: what changes
+    /// with other skills seldom, so that their edits seldom make this page again.
     pub below: usize,
+    pub above: usize,
 }
 
 impl TokenPlace {
     pub fn new(scale: &TokenScale, tokens: usize) -> TokenPlace {
-        TokenPlace { shares: scale.shares(), only_one: scale.len() <= 1, below: scale.below(tokens) }
+        TokenPlace { only_one: scale.len() <= 1, below: scale.below(tokens), above: scale.above(tokens) }
     }
 }
 

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use crate::agents::{AGENTS, InstallVars};
+
 use crate::analyze::license::LicenseOrigin;
 use crate::model::Skill;
 use crate::parse::Reading;
@@ -17,8 +18,6 @@ use super::topics::TopicKind;
 use super::urls::{about_words, compact_count, file_size, path_to_root};
 
 const NOT_KNOWN: &str = "Not known";
-/// Other skills in the compare table, beside the skill itself.
-const COMPARE_ROWS: usize = 5;
 
 /// The skill page made of `input`, and nothing else: what it reads is what its key covers.
 pub fn skill_page(input: &SkillPageInput) -> crate::error::Result<SkillPage> {
@@ -63,20 +62,17 @@ fn skill_ctx(input: &SkillPageInput) -> crate::error::Result<SkillCtx> {
     let words = about_words(cost.words);
     let license = &analysis.license;
 
-    let mut install = AGENTS.install_for(&InstallVars {
-        repo: &repo.id.full(),
-        skill: &skill.name,
-        folder: &folder_name,
-        path: &folder,
-        clone_url: &repo_web.as_ref().map(|web| format!("{web}.git")).unwrap_or_default(),
-        tree_url: folder_web.as_deref().unwrap_or_default(),
+    // Without a repository there is nothing to install from: the page says so instead.
+    let install = repo_web.as_ref().and_then(|web| {
+        AGENTS.install_block(&InstallVars {
+            repo: &repo.id.full(),
+            skill: &skill.name,
+            folder: &folder_name,
+            path: &folder,
+            clone_url: &format!("{web}.git"),
+            tree_url: folder_web.as_deref().unwrap_or_default(),
+        })
     });
-    if repo_web.is_none() {
-        for agent in &mut install {
-            agent.options.clear();
-            agent.notice = Some(NO_REPOSITORY.to_string());
-        }
-    }
 
     let known = |value: String| Fact { label: "", value, known: true, href: None };
     let maybe = |value: Option<String>| match value {
@@ -132,7 +128,14 @@ fn skill_ctx(input: &SkillPageInput) -> crate::error::Result<SkillCtx> {
             String::new()
         },
         frontmatter: frontmatter_rows(&page.frontmatter),
-        raw_href: "SKILL.md".to_string(),
+        raw_href: {
+            let file = if folder.is_empty() {
+                skill.dir.skill_file.clone()
+            } else {
+                format!("{folder}/{}", skill.dir.skill_file)
+            };
+            repo.file_raw_url(&file).unwrap_or_else(|| "SKILL.md".to_string())
+        },
         source_href,
         save_as: format!(".claude/skills/{folder_name}/SKILL.md"),
         other_files,
@@ -158,11 +161,10 @@ fn skill_ctx(input: &SkillPageInput) -> crate::error::Result<SkillCtx> {
     let mut compare = vec![Arc::new(this_row)];
 
     let (tags, categories, works_with) = topic_links(input.topics.iter(), &root);
-    compare.extend(input.similar.iter().take(COMPARE_ROWS).map(|other| other.row()));
-    let similar = input.similar.iter().map(|other| other.card()).collect();
+    compare.extend(input.similar.iter().map(|other| other.row()));
     let (compare_columns, compare_same) = compare_columns(&compare);
     let safety = safety(skill, &page.scan, blob_dir);
-    let (token_chart, token_place) = super::figures::skill_tokens(&input.tokens, cost.tokens);
+    let token_place = super::figures::skill_tokens(&input.tokens);
     // The agents it names in `compatibility`, else every agent (as search and the API say).
     let works_with_ids = super::facets::agents(skill);
     let agent_names: Vec<&str> =
@@ -180,7 +182,6 @@ fn skill_ctx(input: &SkillPageInput) -> crate::error::Result<SkillCtx> {
             n => crate::plural::count(n, "finding"),
         },
         tokens: tokens.clone(),
-        token_chart,
         token_place,
         stars: Fact { label: "GitHub stars", ..maybe(repo.facts.stars.map(|s| compact_count(s as usize))) },
         license: Fact {
@@ -214,6 +215,7 @@ fn skill_ctx(input: &SkillPageInput) -> crate::error::Result<SkillCtx> {
         folder: folder.clone(),
         folder_web,
         install,
+        no_repository: NO_REPOSITORY,
         facts,
         intro,
         when_to_use: body.when_to_use.clone(),
@@ -236,7 +238,6 @@ fn skill_ctx(input: &SkillPageInput) -> crate::error::Result<SkillCtx> {
         compare,
         compare_columns,
         compare_same,
-        similar,
         more_from_repo,
         tags,
         works_with,

@@ -8,8 +8,9 @@ use crate::model::Catalog;
 use crate::relate::Topic;
 use crate::slug::slugify;
 
-/// A tag gets its own page only when this many skills share it; rarer tags are shown unlinked.
-pub const MIN_SKILLS_PER_TAG_PAGE: usize = 2;
+/// A tag gets its own page only when this many skills share it; rarer tags are shown unlinked
+/// (search finds their skills): two-skill tags were 40% of the tag pages.
+pub const MIN_SKILLS_PER_TAG_PAGE: usize = 3;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub enum TopicKind {

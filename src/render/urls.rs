@@ -21,6 +21,7 @@ pub fn kind_of(path: &str) -> &'static str {
         ["search", ..] => "search index",
         [".well-known", ..] => "discovery index",
         ["skills" | "categories" | "tags" | "products" | "works-with", ..] => "listings",
+        ["agents" | "report", ..] => "other",
         ["repos" | "owners", _, ..] => "repository and owner listings",
         [_, _, _, file] if file.ends_with(".tar.gz") => "skill archives",
         [_, _, _, "SKILL.md"] => "SKILL.md copies",

@@ -80,8 +80,8 @@ fn artifact_type(skill: &Skill) -> Option<ArtifactType> {
     // An index entry is for agents that follow the spec: they need valid frontmatter.
     let spec_reads_it = skill.reading == crate::parse::Reading::Strict;
     // Agents may install what the index lists without a person reading the page first: a skill
-    // the scanner failed is not offered to them.
-    let failed = skill.verdict == crate::scan::Verdict::Failed;
+    // the scanner failed, or could not check, is not offered to them.
+    let failed = matches!(skill.verdict, crate::scan::Verdict::Failed | crate::scan::Verdict::NotChecked);
     if !skill.analysis.license.redistributable || skill.description.trim().is_empty() || !spec_reads_it || failed {
         return None;
     }

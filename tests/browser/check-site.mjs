@@ -467,15 +467,11 @@ async function checkCopy(browser, run, skillUrl) {
   await watch(page, run, "copy", () => skillUrl);
   await page.goto(run.base + skillUrl, { waitUntil: "load" });
   await settle(page);
-  // Every button of the first tab, then the first of the second tab once it is shown.
   const copied = [];
-  const labels = page.locator("#install .tab-label, #install [role=tab]");
-  const tabs = Math.min(2, await labels.count());
-  for (let tab = 0; tab < Math.max(1, tabs); tab++) {
-    if (tab > 0) await labels.nth(tab).click();
+  const copyAll = async (what) => {
     const buttons = page.locator("#install button.copy:visible");
-    const count = tab === 0 ? await buttons.count() : Math.min(1, await buttons.count());
-    if (count === 0) run.fail("copy", skillUrl, `no visible copy button in install tab ${tab + 1}`);
+    const count = await buttons.count();
+    if (count === 0) run.fail("copy", skillUrl, `no visible copy button in the install block (${what})`);
     for (let i = 0; i < count; i++) {
       const button = buttons.nth(i);
       const shown = await button.evaluate((b) => {
@@ -494,78 +490,86 @@ async function checkCopy(browser, run, skillUrl) {
       const label = await button.textContent();
       if (!/copied/i.test(label)) run.fail("copy", skillUrl, `button says ${JSON.stringify(label)} after a copy`);
     }
-  }
-  // The tab chosen is the one shown on the next skill page (the same page, loaded again).
+  };
+  await copyAll("first agent");
+  // Another agent picked: its command is shown and copied, and it is the agent shown on the next
+  // skill page (the same page, loaded again).
   let remembered = null;
-  if (tabs > 1) {
-    const chosen = await page.locator("#install .tab-radio:checked").getAttribute("id");
+  const select = page.locator("#agent-pick");
+  if ((await select.count()) === 1 && (await select.isVisible())) {
+    const options = await select.locator("option").evaluateAll((os) => os.map((o) => o.value));
+    const before = await page.locator("#install .cmd code").first().textContent();
+    const chosen = options[1];
+    await select.selectOption(chosen);
+    const after = await page.locator("#install .cmd code").first().textContent();
+    if (after === before) run.fail("copy", skillUrl, `picking ${chosen} left the command as it was: ${JSON.stringify(after)}`);
+    await page.locator("#install details").first().evaluate((d) => { d.open = true; });
+    await copyAll(chosen);
     await page.reload({ waitUntil: "load" });
     await settle(page);
-    remembered = await page.locator("#install .tab-radio:checked").getAttribute("id");
-    if (remembered !== chosen) run.fail("copy", skillUrl, `the tab chosen (${chosen}) was not remembered: ${remembered} is shown`);
+    await page.waitForFunction(() => !document.getElementById("agent-pick").hidden, null, { timeout: 3000 }).catch(() => {});
+    remembered = await select.inputValue();
+    const again = await page.locator("#install .cmd code").first().textContent();
+    if (remembered !== chosen) run.fail("copy", skillUrl, `the agent chosen (${chosen}) was not remembered: ${remembered} is shown`);
+    if (again !== after) run.fail("copy", skillUrl, `the remembered agent's command is ${JSON.stringify(again)}, not ${JSON.stringify(after)}`);
+  } else {
+    run.fail("copy", skillUrl, "no agent picker in the install block");
   }
   await context.close();
   run.passed("copy", { page: skillUrl, copied, remembered });
 }
 
-// From the top of the page, Tab until focus is on the install tabs; then the arrow keys (or
-// Enter, for tabs that need activation) must show another panel.
+// From the top of the page, Tab until focus is on the install block's agent picker; then an
+// arrow key picks another agent, whose command is shown, and Tab goes on to its copy button.
 async function checkKeyboard(browser, run, skillUrl) {
   const context = await browser.newContext({ serviceWorkers: "block" });
   const page = await context.newPage();
   await watch(page, run, "keyboard", () => skillUrl);
   await page.goto(run.base + skillUrl, { waitUntil: "load" });
   await settle(page);
+  await page.waitForFunction(() => !document.getElementById("agent-pick")?.hidden, null, { timeout: 3000 }).catch(() => {});
   const state = () =>
     page.evaluate(() => {
       const el = document.activeElement;
-      const inTabs = !!el && !!el.closest("#install") && (el.getAttribute("role") === "tab" || el.matches(".tab-radio"));
-      const visible = Array.from(document.querySelectorAll("#install .tab-panel, #install [role=tabpanel]"))
-        .filter((p) => p.offsetParent !== null || p.getClientRects().length > 0)
-        .map((p) => p.id);
+      const onPicker = !!el && el.id === "agent-pick";
+      const command = document.querySelector("#install .cmd code")?.textContent || "";
       const label = el ? (el.labels?.[0]?.textContent || el.textContent || el.id).trim() : "";
-      return { inTabs, label, visible, tag: el ? el.tagName.toLowerCase() : "" };
+      return { onPicker, label, command, value: el?.value, tag: el ? el.tagName.toLowerCase() : "" };
     });
   let presses = 0;
   let now = await state();
   const path = [];
-  while (!now.inTabs && presses < 150) {
+  while (!now.onPicker && presses < 150) {
     await page.keyboard.press("Tab");
     presses++;
     now = await state();
     path.push(now.label.slice(0, 30) || now.tag);
   }
   const details = { page: skillUrl, tabPresses: presses };
-  if (!now.inTabs) {
-    run.fail("keyboard", skillUrl, `Tab never reached the install tabs; focus went through ${JSON.stringify(path.slice(0, 40))}`);
+  if (!now.onPicker) {
+    run.fail("keyboard", skillUrl, `Tab never reached the agent picker; focus went through ${JSON.stringify(path.slice(0, 40))}`);
     await context.close();
     return run.passed("keyboard", details);
   }
   const before = now;
-  if (before.visible.length !== 1) run.fail("keyboard", skillUrl, `${before.visible.length} install panels shown at once`);
-  await page.keyboard.press("ArrowRight");
-  let after = await state();
-  if (after.visible.join() === before.visible.join()) {
-    await page.keyboard.press("Enter");
-    after = await state();
+  await page.keyboard.press("ArrowDown");
+  const after = await state();
+  details.from = before.value;
+  details.to = after.value;
+  if (!after.onPicker) run.fail("keyboard", skillUrl, "the arrow key moved focus off the agent picker");
+  if (after.value === before.value || after.command === before.command) {
+    run.fail("keyboard", skillUrl, `the arrow key did not pick another agent (${before.value} → ${after.value})`);
   }
-  details.from = before.label;
-  details.to = after.label;
-  if (!after.inTabs) run.fail("keyboard", skillUrl, "the arrow key moved focus out of the tabs");
-  if (after.visible.length !== 1 || after.visible.join() === before.visible.join()) {
-    run.fail("keyboard", skillUrl, `the arrow key did not switch the panel (${before.visible} → ${after.visible})`);
-  }
-  // Back again with the other arrow, and Tab then leaves the tab list for the panel.
-  await page.keyboard.press("ArrowLeft");
+  await page.keyboard.press("ArrowUp");
   const back = await state();
-  if (back.visible.join() !== before.visible.join()) run.fail("keyboard", skillUrl, "ArrowLeft did not go back to the first tab");
+  if (back.value !== before.value || back.command !== before.command) run.fail("keyboard", skillUrl, "ArrowUp did not go back to the first agent");
   await page.keyboard.press("Tab");
   const next = await page.evaluate(() => {
     const el = document.activeElement;
-    return { inPanel: !!el?.closest(".tab-panel, [role=tabpanel]"), text: el?.textContent?.trim() };
+    return { inBlock: !!el?.closest("#install"), text: el?.textContent?.trim() };
   });
-  details.afterTabs = next.text;
-  if (!next.inPanel) run.fail("keyboard", skillUrl, `Tab from the tabs went to ${JSON.stringify(next.text)}, not into the panel`);
+  details.afterPicker = next.text;
+  if (!next.inBlock) run.fail("keyboard", skillUrl, `Tab from the picker went to ${JSON.stringify(next.text)}, out of the install block`);
   await context.close();
   run.passed("keyboard", details);
 }

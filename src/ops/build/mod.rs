@@ -165,7 +165,7 @@ fn build_in(
         incr::store::save_memo(&root, SHOWN_MEMO, &loaded_memo.by_skill);
     }
     stage("render, write");
-    if catalog.config.publish.skill_index {
+    if catalog.config.publish.skill_index_for(catalog.skills.len()) {
         let texts = Texts { catalog: &catalog, sources: &skill_sources };
         skill_index::write_skill_index(&root, &catalog, &texts, &writer)?;
         stage("skill index");
