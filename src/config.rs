@@ -73,6 +73,12 @@ pub struct PublishConfig {
     /// [`PublishConfig::SKILL_INDEX_UP_TO`] skills.
     #[serde(default)]
     pub skill_index: Option<bool>,
+    /// The most bytes of SKILL.md's body a skill page shows; a longer text is shown up to its
+    /// last whole block within the limit, with a link to the whole file. `0`: always whole.
+    /// Unset: whole in a catalog of up to [`PublishConfig::WHOLE_TEXTS_UP_TO`] skills, else
+    /// [`PublishConfig::TEXT_LIMIT`].
+    #[serde(default)]
+    pub text_limit: Option<usize>,
 }
 
 impl PublishConfig {
@@ -80,6 +86,21 @@ impl PublishConfig {
     /// at 6,800 real skills they were 47 MB in 2,900 files and a tenth of the build's time,
     /// which at 60,000 skills is past what a static host holds beside the pages.
     pub const SKILL_INDEX_UP_TO: usize = 2_000;
+
+    /// The catalog size up to which pages show SKILL.md whole unless told.
+    pub const WHOLE_TEXTS_UP_TO: usize = 2_000;
+    /// The text shown on a page of a larger catalog: SKILL.md texts average 7.8 KB in real
+    /// registries, and at 60,000 skills shown whole they alone are half of GitHub Pages' 1 GB.
+    pub const TEXT_LIMIT: usize = 4_000;
+
+    /// The most bytes of SKILL.md a page of a catalog of `skills` shows; `None`: all of it.
+    pub fn text_limit_for(&self, skills: usize) -> Option<usize> {
+        match self.text_limit {
+            Some(0) => None,
+            Some(limit) => Some(limit),
+            None => (skills > Self::WHOLE_TEXTS_UP_TO).then_some(Self::TEXT_LIMIT),
+        }
+    }
 
     /// Whether a catalog of `skills` publishes the discovery index.
     pub fn skill_index_for(&self, skills: usize) -> bool {

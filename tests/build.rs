@@ -164,17 +164,17 @@ fn every_skill_page_has_every_section_in_the_reference_order() {
     let (out, report) = build_into(&project_root());
     let site = out.path().join("site");
     // In this order; the last field says whether every page has it (a page leaves out a
-    // section with nothing to say: similar skills where none shares anything, related topics
-    // where the skill has none).
+    // section with nothing to say: what SKILL.md does not give, similar skills where none
+    // shares anything, related topics where the skill has none).
     let sections = [
         ("id=summary", true),
         ("id=install", true),
         ("id=facts", true),
-        ("id=what", true),
-        ("id=when", true),
-        ("id=prompts", true),
-        ("id=requirements", true),
-        ("id=steps", true),
+        ("id=what", false),
+        ("id=when", false),
+        ("id=prompts", false),
+        ("id=requirements", false),
+        ("id=steps", false),
         ("id=machine", true),
         ("id=safety", true),
         ("id=skill-md", true),
@@ -202,6 +202,10 @@ fn every_skill_page_has_every_section_in_the_reference_order() {
             last = at;
         }
         assert!(html.contains("class=source-line"), "{}: no source line", entry.path().display());
+        // No section is kept only to say that it has nothing to say.
+        for empty in ["gives no example prompts", "lists no requirements", "says no more than its description"] {
+            assert!(!html.contains(empty), "{}: {empty}", entry.path().display());
+        }
     }
     assert_eq!(pages, report.summary.skills);
 }

@@ -143,8 +143,10 @@ pub struct SkillMd {
     pub republished: bool,
     /// Why not, when not.
     pub withheld_reason: String,
-    /// The body as safe HTML (empty when not republished).
+    /// The body as safe HTML (empty when not republished): the whole, or its head ([`TextCut`]).
     pub html: String,
+    /// Set when the page shows only the head of a long text.
+    pub cut: Option<TextCut>,
     pub frontmatter: Vec<KeyValue>,
     /// Relative link to the raw copy, when republished.
     pub raw_href: String,
@@ -155,6 +157,18 @@ pub struct SkillMd {
     pub attribution: String,
     /// "SKILL.md covers …", when the file is not shown; empty otherwise.
     pub sections: String,
+}
+
+/// The most files a skill page lists: a few folders hold hundreds (fonts, test data).
+pub const FILES_LISTED: usize = 12;
+
+/// How much of a long SKILL.md's body a page shows (its first whole blocks): "3.9 KB", "12.4 KB".
+#[derive(Debug, Clone, Serialize)]
+pub struct TextCut {
+    pub shown: String,
+    pub whole: String,
+    /// The catalog's limit: "4.0 KB".
+    pub limit: String,
 }
 
 /// The strip at the top of a skill page: each of these facts is shown there only, and the
@@ -226,7 +240,10 @@ pub struct SkillCtx {
     pub tokens: String,
     pub idle_tokens: String,
     pub skill_md: SkillMd,
+    /// The first [`FILES_LISTED`] of the folder's files; the folder on the web has the rest.
     pub files: Vec<FileRow>,
+    /// How many files the list leaves out.
+    pub files_more: usize,
     pub compare: Vec<Arc<CompareRow>>,
     /// The comparison table's columns: those whose value differs between rows.
     pub compare_columns: Vec<CompareColumn>,

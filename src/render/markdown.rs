@@ -150,6 +150,40 @@ fn unique_id(base: &str, used: &mut Vec<String>) -> String {
     id
 }
 
+/// The head of `markdown` that a page shows when the whole is longer than `limit` bytes: every
+/// top-level block that ends within the limit, so that no list, table or code block is cut in
+/// two. `None` when the whole fits. A first block longer than the limit leaves an empty head.
+pub fn head_within(markdown: &str, limit: usize) -> Option<&str> {
+    if markdown.len() <= limit {
+        return None;
+    }
+    let mut depth = 0usize;
+    let mut end = 0usize;
+    for (event, range) in Parser::new_ext(markdown, crate::parse::markdown::options()).into_offset_iter() {
+        match event {
+            Event::Start(_) => depth += 1,
+            Event::End(_) => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    if range.end > limit {
+                        break;
+                    }
+                    end = range.end;
+                }
+            }
+            // A rule or a lone HTML block is a block of its own.
+            Event::Rule | Event::Html(_) if depth == 0 => {
+                if range.end > limit {
+                    break;
+                }
+                end = range.end;
+            }
+            _ => {}
+        }
+    }
+    Some(markdown.get(..end).unwrap_or_default())
+}
+
 /// The URL to link to, or `None` when the link must not be followed: schemes that run script
 /// (`javascript:`, `vbscript:`, `data:`, however spelled) and anything not http(s), mailto or
 /// relative. Relative paths resolve against the skill's folder in its repository.
@@ -232,6 +266,23 @@ mod tests {
             assert!(deepest <= MAX_NESTING, "nesting {deepest}");
             assert!(html.contains("deep"), "text lost");
         }
+    }
+
+    #[test]
+    fn a_long_text_is_cut_after_the_last_whole_block_within_the_limit() {
+        let text = "# Title\n\nFirst paragraph.\n\n```sh\necho one\necho two\n```\n\n- a\n- b\n\nLast words.\n";
+        assert_eq!(head_within(text, text.len()), None, "a text within the limit is whole");
+        // A limit inside the list: the head ends after the code block, never inside the list.
+        let head = head_within(text, text.find("- b").unwrap()).unwrap();
+        assert!(head.trim_end().ends_with("echo two\n```") && !head.contains("- a"), "{head:?}");
+        // A limit inside the code block: the head ends after the paragraph before it.
+        let head = head_within(text, text.find("echo two").unwrap()).unwrap();
+        assert!(head.trim_end().ends_with("First paragraph."), "{head:?}");
+        // A first block past the limit: nothing is shown but the link to the file.
+        assert_eq!(head_within("A long first paragraph.", 5), Some(""));
+        // Multi-byte text: the head is a prefix cut at a block, so at a character boundary.
+        let wide = "é".repeat(50) + "\n\n" + &"ü".repeat(50);
+        assert_eq!(head_within(&wide, 150).map(str::trim_end), Some("é".repeat(50).as_str()));
     }
 
     #[test]

@@ -264,6 +264,7 @@ pub fn render_site(
         topic_index: &topic_index,
         token_scale: &token_scale,
         texts,
+        text_limit: catalog.config.publish.text_limit_for(catalog.skills.len()),
     };
     // A skill page that stops on an internal error is the one page made in part.
     let faults = std::sync::Mutex::new(Vec::new());

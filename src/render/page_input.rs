@@ -46,6 +46,8 @@ pub struct SkillPageInput<'a> {
     pub skill: Keyed<'a, Skill>,
     pub repo: Keyed<'a, Repo>,
     pub text: SkillMdText<'a>,
+    /// The most bytes of SKILL.md's body the page shows; `None`: all of it.
+    pub text_limit: Option<usize>,
     pub page_facts: PageFacts<'a>,
     /// The copy first seen, when the skill has identical copies.
     pub canonical: Option<CanonicalCopy>,
@@ -150,6 +152,7 @@ pub struct Sources<'a> {
     pub topic_index: &'a TopicIndex,
     pub token_scale: &'a TokenScale,
     pub texts: &'a dyn SkillTexts,
+    pub text_limit: Option<usize>,
 }
 
 impl<'a> Sources<'a> {
@@ -172,6 +175,7 @@ impl<'a> Sources<'a> {
             skill,
             repo,
             text: SkillMdText { texts: self.texts, index },
+            text_limit: self.text_limit,
             page_facts: PageFacts { texts: self.texts, index },
             canonical,
             this: self.shown.of(index),

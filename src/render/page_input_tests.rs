@@ -156,6 +156,7 @@ fn key_and_page(catalog: &Catalog, texts: &Texts) -> (Hash, String) {
         topic_index: &topic_index,
         token_scale: &token_scale,
         texts,
+        text_limit: catalog.config.publish.text_limit_for(catalog.skills.len()),
     };
     let input = sources.skill_page(0);
     let page = renderer.render("skill.html", &skill_page::skill_page(&input).unwrap()).unwrap();
@@ -205,6 +206,7 @@ fn every_change_a_skill_page_shows_changes_its_key() {
         }),
         ("the base URL", |c, _| c.config.base_url = "https://y.io/".into()),
         ("the site's title", |c, _| c.config.title = "More skills".into()),
+        ("the catalog's text limit", |c, _| c.config.publish.text_limit = Some(10)),
         ("its page facts", |c, t| {
             let mut facts: SkillPageFacts = rmp_serde::from_slice(&t.facts[0]).unwrap();
             facts.body.steps.push("Check the output.".into());

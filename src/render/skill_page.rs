@@ -116,17 +116,27 @@ fn skill_ctx(input: &SkillPageInput) -> crate::error::Result<SkillCtx> {
     };
     let other_files = skill.dir.files.len().saturating_sub(1);
     let source_href = at_source(&skill.dir.skill_file);
+    let mut cut = None;
     let skill_md = SkillMd {
         republished: license.redistributable,
         withheld_reason: withheld_reason(license),
         html: if license.redistributable {
-            {
-                let text = input.text.read()?;
-                markdown::render(text.get(skill.body_start..).unwrap_or_default(), &LinkBase { blob_dir })
+            let text = input.text.read()?;
+            let body = text.get(skill.body_start..).unwrap_or_default();
+            let limit = input.text_limit;
+            let head = limit.and_then(|limit| markdown::head_within(body, limit));
+            if let (Some(head), Some(limit)) = (head, limit) {
+                cut = Some(TextCut {
+                    shown: file_size(head.len() as u64),
+                    whole: file_size(body.len() as u64),
+                    limit: file_size(limit as u64),
+                });
             }
+            markdown::render(head.unwrap_or(body), &LinkBase { blob_dir })
         } else {
             String::new()
         },
+        cut,
         frontmatter: frontmatter_rows(&page.frontmatter),
         raw_href: {
             let file = if folder.is_empty() {
@@ -148,10 +158,12 @@ fn skill_ctx(input: &SkillPageInput) -> crate::error::Result<SkillCtx> {
         },
     };
 
+    let files_more = skill.dir.files.len().saturating_sub(FILES_LISTED);
     let files = skill
         .dir
         .files
         .iter()
+        .take(FILES_LISTED)
         .map(|f| FileRow { path: f.path.clone(), size: file_size(f.size), href: at_source(&f.path) })
         .collect();
 
@@ -235,6 +247,7 @@ fn skill_ctx(input: &SkillPageInput) -> crate::error::Result<SkillCtx> {
         idle_tokens: compact_count(cost.idle_tokens),
         skill_md,
         files,
+        files_more,
         compare,
         compare_columns,
         compare_same,
