@@ -6,13 +6,15 @@
 #                      $CATALOG_HOME/bin; says `compile=true` when the release has none
 #   action.sh compile  cargo install --locked: from the action's own folder (this repository at
 #                      the ref the workflow names), or from git at INPUT_VERSION when it differs
-#   action.sh build    catalog build; `site` is the folder to upload to Pages
+#   action.sh build    catalog build; `site` is the folder to upload to Pages, checked against
+#                      the host's limits first
 #   action.sh check    catalog check --format sarif; `sarif` is the report to upload
 #
 # Inputs come as environment variables (action.yml passes them; a workflow expression is never
 # pasted into the script): INPUT_ROOT, INPUT_BASE_URL, PAGES_BASE_URL, INPUT_VERSION,
-# INPUT_STRICT, INPUT_FAIL_ON, INPUT_SARIF, ACTION_REPOSITORY, ACTION_REF, and the runner's own
-# GITHUB_ACTION_PATH, GITHUB_SERVER_URL, GITHUB_OUTPUT, GITHUB_PATH, RUNNER_OS, RUNNER_ARCH.
+# INPUT_STRICT, INPUT_MAX_BYTES, INPUT_MAX_FILES, INPUT_FAIL_ON, INPUT_SARIF, ACTION_REPOSITORY,
+# ACTION_REF, and the runner's own GITHUB_ACTION_PATH, GITHUB_SERVER_URL, GITHUB_OUTPUT,
+# GITHUB_PATH, RUNNER_OS, RUNNER_ARCH.
 # CATALOG_RELEASES_URL replaces "$GITHUB_SERVER_URL/$ACTION_REPOSITORY/releases/download".
 set -euo pipefail
 
@@ -163,6 +165,23 @@ build() {
   [ "${INPUT_STRICT:-false}" != "true" ] || args+=(--strict)
   "$bin" "${args[@]}"
   output site "${root%/}/public"
+  fits_host "${root%/}/public"
+}
+
+# A site past the host's limit fails here, before its upload, with what to do: GitHub Pages
+# publishes up to 1 GB (INPUT_MAX_BYTES) and GitLab Pages up to 200,000 files (INPUT_MAX_FILES).
+fits_host() {
+  local site=$1 max_bytes="${INPUT_MAX_BYTES:-1000000000}" max_files="${INPUT_MAX_FILES:-200000}" bytes files
+  # wc -c, not find -printf: the macOS runner's find has no -printf.
+  bytes=$(find "$site" -type f -exec wc -c {} + | awk '$2 != "total" { n += $1 } END { printf "%d", n }')
+  files=$(find "$site" -type f | wc -l | tr -d ' ')
+  echo "site: $bytes bytes in $files files (the host takes $max_bytes bytes and $max_files files)"
+  if [ "$bytes" -gt "$max_bytes" ] || [ "$files" -gt "$max_files" ]; then
+    die "the site is $bytes bytes in $files files, past the host's $max_bytes bytes or $max_files files; \
+its largest parts are in the build's warning above. Turn off what the catalog does not need \
+(skill_index = false under [publish] in catalog.toml drops the archives), split the catalog, \
+or deploy to a host without the limit (README: Deploying)"
+  fi
 }
 
 check() {

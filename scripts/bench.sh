@@ -4,7 +4,11 @@
 # SKILL.md files as plain content pages, with the ratio; and `catalog serve` rebuilding after a
 # one-skill edit, from the write to the rebuilt site (its 50 ms wait for quiet included).
 #
-#   scripts/bench.sh [SIZES...]        default: 1000 10000 60000
+#   scripts/bench.sh [SIZES...]        default: registry 1000 10000 60000
+#
+# "registry" is the real registry ../shared/registry-dev (6,796 skills), when it is there.
+# Each size also prints the site's bytes and files against GitHub Pages' limits, bytes per kind
+# of file and the largest file.
 #
 # Corpora are generated once into target/bench/ (deterministic, seed 1). Installs Debian's
 # `hugo` when it is missing and the machine allows it; without it the Hugo column says so.
@@ -16,7 +20,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sizes=("$@")
-[[ ${#sizes[@]} -gt 0 ]] || sizes=(1000 10000 60000)
+[[ ${#sizes[@]} -gt 0 ]] || sizes=(registry 1000 10000 60000)
 
 cargo build --release --quiet --example gen-corpus
 cargo build --release --quiet
@@ -37,10 +41,42 @@ if ! command -v hugo >/dev/null 2>&1 && [[ $(id -u) -eq 0 ]] && command -v apt-g
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq hugo) >/dev/null 2>&1 || true
 fi
 
-# Runs a command, prints "seconds peak_kb system_seconds".
+# Runs a command, prints "seconds peak_kb system_seconds"; its stderr is kept in
+# target/bench/stderr.txt.
 measure() {
-  /usr/bin/time -f "%e %M %S" -o target/bench/time.txt "$@" >/dev/null 2>&1
+  /usr/bin/time -f "%e %M %S" -o target/bench/time.txt "$@" >/dev/null 2>target/bench/stderr.txt
   cat target/bench/time.txt
+}
+
+# The site's size as the clean build (-v) measured it: bytes and files against the host's
+# limits, each kind of file, and the largest file.
+size_report() {
+  local n=$1 site=$2
+  local bytes files
+  bytes=$(du -sb --apparent-size "$site" | cut -f1)
+  files=$(find "$site" -type f | wc -l)
+  printf '\n%s skills: site %.1f MB in %s files (budget: 1000 MB and 200000 files; %.1f%% and %.1f%% used)\n' \
+    "$n" "$(echo "$bytes / 1000000" | bc -l)" "$files" "$(echo "$bytes / 10000000" | bc -l)" "$(echo "$files / 2000" | bc -l)"
+  sed -n '/^site by kind of file:/,/largest file:/p' target/bench/stderr.txt | tail -n +2
+}
+
+# The real registry ../shared/registry-dev, unpacked as the corpus "registry": one source per
+# OWNER--REPO folder, under repos/ as the generated corpora have it.
+registry_corpus() {
+  local corpus=$1 tarball=../shared/registry-dev/registry-dev.tar.gz repo base
+  if [[ ! -f $tarball ]]; then
+    echo "registry: skipped, $tarball is not there" >&2
+    return 1
+  fi
+  mkdir -p "$corpus"
+  tar -xzf "$tarball" -C "$corpus" && mv "$corpus/registry" "$corpus/repos"
+  {
+    echo 'title = "Registry"'
+    for repo in "$corpus"/repos/*--*/; do
+      repo=${repo%/}; base=$(basename "$repo")
+      printf '[[sources]]\npath = "repos/%s"\nrepo = "%s/%s"\n' "$base" "${base%%--*}" "${base#*--}"
+    done
+  } >"$corpus/catalog.toml"
 }
 
 hugo_site() {
@@ -81,11 +117,17 @@ serve_edits() {
 
 printf '%-7s %10s %10s %10s %10s %10s %10s %10s %10s %8s %12s\n' skills clean_s sys_s peak_MB noop_s edit_s edit2_s pages/s hugo_s ratio serve_edit_s
 declare -A rows
+sizes_out=()
 for n in "${sizes[@]}"; do
   corpus=target/bench/corpus-$n
-  [[ -f $corpus/catalog.toml ]] || ./target/release/examples/gen-corpus --skills "$n" --seed 1 "$corpus" >/dev/null
+  if [[ $n == registry ]]; then
+    [[ -f $corpus/catalog.toml ]] || registry_corpus "$corpus" || continue
+  else
+    [[ -f $corpus/catalog.toml ]] || ./target/release/examples/gen-corpus --skills "$n" --seed 1 "$corpus" >/dev/null
+  fi
   set_aside "$corpus/public" "$corpus"/.public.* "$corpus/.catalog"
-  read -r clean peak sys < <(measure "$catalog" build --root "$corpus" -q)
+  read -r clean peak sys < <(measure "$catalog" -v build --root "$corpus")
+  sizes_out+=("$(size_report "$n" "$corpus/public")")
   pages=$(find "$corpus/public" -name index.html | wc -l)
   read -r noop _ < <(measure "$catalog" build --root "$corpus" -q)
   skill=$(find "$corpus/repos" -name SKILL.md | sort | sed -n 1p)
@@ -110,6 +152,8 @@ for n in "${sizes[@]}"; do
   rm -rf "${trash:?}"/* "$corpus/public" "$corpus"/.public.* "target/bench/hugo-$n" "$corpus/.catalog/serve"
   printf '%s %12s\n' "${rows[$n]}" "$(serve_edits "$corpus")"
 done
+printf '%s\n' "${sizes_out[@]}"
+echo
 echo "sys_s = the clean build's system (kernel) CPU seconds: writing files, and memory pages new to the process."
 echo "ratio = Hugo time / catalog clean build time (above 1: catalog is faster)."
 echo "serve_edit_s = three one-skill edits while catalog serve runs, each from the write to the rebuilt site."

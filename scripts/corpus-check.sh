@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds a catalog of a folder of real skills with the release binary and prints what became of
 # them: SKILL.md files, skill pages, skills left out with their reasons, panics, warnings per
-# kind, build seconds and peak memory. Fails on a panic, a build that does not exit 0, or a
+# kind, build seconds, peak memory and the site's size by kind of file. Fails on a panic, a build that does not exit 0, or a
 # skill that has neither a page nor an error line saying why.
 #
 #   scripts/corpus-check.sh [DIR]
@@ -71,6 +71,7 @@ echo "warnings:         $warnings"
 echo "exit status:      $status"
 echo "build seconds:    ${seconds:-?}"
 echo "peak memory:      $(( ${peak_kb:-0} / 1024 )) MiB"
+sed -n '/^site by kind of file:/,/largest file:/p' "$work/stderr"
 echo "left out, by reason:"
 grep ': error: ' "$work/stderr" | sed -E 's/^[^:]+:([0-9]+:)? error: //; s/\(column [0-9]+\)//; s/[0-9]+ bytes/N bytes/' |
   sort | uniq -c | sort -rn | head -n 15 || true

@@ -122,11 +122,22 @@ fn compiles_from_the_working_tree_then_builds_and_checks_the_embedded_catalog() 
     for page in ["index.html", "404.html", "sitemap.xml", "search/index.html", "api/skills.json"] {
         assert!(site.join(page).is_file(), "{page} missing from the folder to upload");
     }
+    assert!(
+        text(&out).contains(" bytes in ") && text(&out).contains("the host takes 1000000000 bytes"),
+        "{}",
+        text(&out)
+    );
     let sitemap = std::fs::read_to_string(site.join("sitemap.xml")).unwrap();
     assert!(sitemap.contains("<loc>https://acme.github.io/skills/"), "{sitemap}");
+
     assert!(!sitemap.contains("127.0.0.1"), "catalog.toml's base_url was not replaced");
     let home = std::fs::read_to_string(site.join("index.html")).unwrap();
     assert!(home.contains(r#"rel="canonical" href="https://acme.github.io/skills/""#), "no canonical address");
+
+    // A site past the host's limit fails before its upload, saying what to do.
+    let out = runner.step("build", &[("INPUT_ROOT", &catalog_input), ("INPUT_MAX_FILES", "10")]);
+    assert!(!out.status.success(), "a site past the host's file limit passed: {}", text(&out));
+    assert!(text(&out).contains("past the host's") && text(&out).contains("skill_index = false"), "{}", text(&out));
 
     // An explicit base URL wins; strict fails on the example catalog's broken skill.
     let out = runner.step(
