@@ -89,7 +89,9 @@ hugo_site() {
   find "$corpus/repos" -name SKILL.md | while read -r f; do
     rel=${f#"$corpus/repos/"}; out="$site/content/${rel%/SKILL.md}.md"
     mkdir -p "$(dirname "$out")"
-    { printf -- '---\ntitle: "%s"\n---\n' "$(basename "$(dirname "$f")")"; awk 'BEGIN{n=0} /^---\r?$/ && n<2 {n++; next} n>=2' "$f"; } > "$out"
+    # Hugo reads `{{<` and `{{%` as its shortcodes, which real skills quote (template
+    # languages): a space keeps them text. A file without frontmatter is all body.
+    { printf -- '---\ntitle: "%s"\n---\n' "$(basename "$(dirname "$f")")"; awk 'NR == 1 && !/^---\r?$/ {n = 2} /^---\r?$/ && n < 2 {n++; next} n >= 2' "$f" | sed 's/{{\([<%]\)/{ {\1/g'; } > "$out"
   done
 }
 

@@ -13,6 +13,7 @@
 pub mod commands;
 pub mod deadline;
 pub mod destinations;
+pub mod documented;
 pub mod flows;
 pub mod found;
 pub mod hidden;
@@ -432,7 +433,9 @@ fn scan_text_with(
     if let Some(with_hidden) = &with_hidden {
         hidden::check(&mut sink, with_hidden);
     }
-    sink.finish_with_limits()
+    let (mut findings, limits) = sink.finish_with_limits();
+    documented::cap_in_tables(kind, text, &regions, &mut findings);
+    (findings, limits)
 }
 
 /// Archives and compiled programs are code the scanner cannot read: the skill cannot be said

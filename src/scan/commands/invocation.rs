@@ -249,6 +249,12 @@ pub(super) fn runs_stdin(inv: &Invocation, mode: Mode) -> bool {
     if !(is_shell || is_python || is_other) {
         return false;
     }
+    // Code given on the command line reads what is piped in as data, in prose as in a script.
+    let inline_code = (is_python && has_flag(inv.args, &["-c", "-m"]))
+        || (name == "node" && has_flag(inv.args, &["-e", "-p", "--eval", "--print"]));
+    if inline_code {
+        return false;
+    }
     if mode == Mode::Prose {
         return true;
     }

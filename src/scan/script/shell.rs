@@ -301,12 +301,36 @@ impl<'c> Walker<'_, '_, '_, 'c> {
                 self.eng.flow("exfiltration", start, end, &origin, &format!("pipes it into {program}"));
             }
             let runs_input = SHELLS.contains(&program.as_str()) || program.starts_with("python") || program == "node";
-            if runs_input && let Some(origin) = carried.download.clone() {
+            if runs_input
+                && !self.code_inline(stage, &program)
+                && let Some(origin) = carried.download.clone()
+            {
                 self.eng.flow("remote-code-run", start, end, &origin, &format!("pipes it into {program}"));
             }
             carried.absorb(&value);
         }
         carried
+    }
+
+    /// Whether an interpreter is given its code on the command line (`python3 -c CODE`,
+    /// `python3 -m json.tool`, `node -e CODE`, `sh -c CMD`): what is piped into it is then its
+    /// data, not code it runs. The inline code is read on its own as the command's argument.
+    fn code_inline(&self, command: Node, program: &str) -> bool {
+        if command.kind() != "command" {
+            return false;
+        }
+        let flags: &[&str] = if program.starts_with("python") {
+            &["-c", "-m"]
+        } else if program == "node" {
+            &["-e", "-p", "--eval", "--print"]
+        } else {
+            &["-c"]
+        };
+        let mut cursor = command.walk();
+        let found = command
+            .children_by_field_name("argument", &mut cursor)
+            .any(|arg| flags.contains(&self.text(arg).trim_matches(['"', '\''])));
+        found
     }
 
     fn read_name(&self, command: Node) -> String {
