@@ -53,7 +53,7 @@ measure() {
 size_report() {
   local n=$1 site=$2
   local bytes files
-  bytes=$(du -sb --apparent-size "$site" | cut -f1)
+  bytes=$(find "$site" -type f -printf '%s\n' | awk '{ n += $1 } END { printf "%d", n }')
   files=$(find "$site" -type f | wc -l)
   printf '\n%s skills: site %.1f MB in %s files (budget: 1000 MB and 200000 files; %.1f%% and %.1f%% used)\n' \
     "$n" "$(echo "$bytes / 1000000" | bc -l)" "$files" "$(echo "$bytes / 10000000" | bc -l)" "$(echo "$files / 2000" | bc -l)"

@@ -187,7 +187,9 @@ pub(super) fn command_rules(sink: &mut Sink, command: &Command, flow: &mut Flow)
                 || (t.starts_with('-') && !t.starts_with("--") && (t.contains('r') || t.contains('R')) && t.len() <= 5)
         });
         let no_preserve = has_flag(args, &["--no-preserve-root"]);
-        for target in args.iter().filter(|w| !is_flag(w)) {
+        // An empty word (`rm -rf ""`, or a variable known to be empty, filled in) names no
+        // file: rm refuses it. `/` trimmed of its slash is the root.
+        for target in args.iter().filter(|w| !is_flag(w) && !w.text.is_empty()) {
             let t = target.text.trim_end_matches('/');
             let t = if t.is_empty() { "/" } else { t };
             if recursive && (SYSTEM_DIR.is_match(t) || SYSTEM_DIR.is_match(&target.text)) {

@@ -57,6 +57,10 @@ fn destructive_commands() {
     assert_eq!(ids("x.sh", "rm -rf \"$HOME\"\n"), ["destructive-delete"]);
     assert_eq!(ids("x.sh", "rm -fr ~/\n"), ["destructive-delete"]);
     assert_eq!(ids("x.sh", "rm -rf \"$BUILD_DIR/\"*\n"), ["destructive-delete"]);
+    // An empty word names no file, and a finding never names an empty target.
+    assert!(ids("x.sh", "rm -rf \"\"\nrm -rf ''\n").is_empty());
+    let cleanup = "#!/bin/bash\nTMP=\"\"\ncleanup() { rm -rf \"$TMP\"; }\ntrap cleanup EXIT\nTMP=$(mktemp -d)\n";
+    assert!(!ids("x.sh", cleanup).contains(&"destructive-delete"), "{:?}", ids("x.sh", cleanup));
     assert!(ids("x.sh", "rm -rf ./build\nrm -rf \"${BUILD_DIR:?}/out\"\nrm -rf node_modules\n").is_empty());
     assert_eq!(ids("x.sh", "sudo dd if=img.iso of=/dev/sdb bs=4M\n"), ["destructive-disk", "privilege-sudo"]);
     assert!(ids("x.sh", "dd if=/dev/zero of=test.img bs=1M count=1\n").is_empty());

@@ -41,7 +41,7 @@ pub static RULES: &[Rule] = &[
     rule(
         "agent-skip-confirmation",
         Category::AgentInstructions,
-        Severity::High,
+        Severity::Medium,
         "Tells the agent not to ask the user before acting",
         "Confirmation is the user's chance to stop an action; a skill that tells the agent to skip it takes that away.",
         "Remove it; let the agent ask as it normally would.",
