@@ -6,8 +6,6 @@
 //! canonical one, and each copy counts the other owners holding it.
 
 use std::collections::{BTreeSet, HashMap};
-use std::io::Read;
-use std::path::Path;
 
 use crate::discover::SkillFile;
 use crate::time::Timestamp;
@@ -31,13 +29,17 @@ pub struct Copies {
     pub used_in: usize,
 }
 
-/// The content hash of a skill folder's files (paths relative to `dir`, as `discover` lists
-/// them). Symbolic links count by their path only.
-pub fn content_hash(dir: &Path, files: &[SkillFile], read: &crate::discover::FolderBytes) -> Option<[u8; 32]> {
+/// The content hash of a skill folder's files (paths relative to the folder, as `discover`
+/// lists them). Symbolic links count by their path only. A file's bytes come from `read`, the
+/// bytes the folder's reading kept, else from `read_file` (the caller's I/O: relate does none).
+pub fn content_hash(
+    files: &[SkillFile],
+    read: &crate::discover::FolderBytes,
+    mut read_file: impl FnMut(&str) -> Option<Vec<u8>>,
+) -> Option<[u8; 32]> {
     let mut sorted: Vec<&SkillFile> = files.iter().collect();
     sorted.sort_by(|a, b| a.path.cmp(&b.path));
     let mut hasher = blake3::Hasher::new();
-    let mut buf = Vec::new();
     for file in sorted {
         hasher.update(file.path.as_bytes());
         hasher.update(&[0]);
@@ -49,12 +51,12 @@ pub fn content_hash(dir: &Path, files: &[SkillFile], read: &crate::discover::Fol
             hasher.update(format!("large {}\0", file.size).as_bytes());
             continue;
         }
+        let owned;
         let bytes = match read.get(&file.path) {
             Some(bytes) => bytes,
             None => {
-                buf.clear();
-                std::fs::File::open(dir.join(&file.path)).ok()?.read_to_end(&mut buf).ok()?;
-                &buf
+                owned = read_file(&file.path)?;
+                &owned
             }
         };
         let normalised = normalise_line_endings(bytes);
@@ -133,12 +135,15 @@ mod tests {
             std::fs::create_dir_all(dir).unwrap();
             std::fs::write(dir.join(name), text).unwrap();
         }
-        let ha = content_hash(&a, &[file("SKILL.md", 4)], &Default::default()).unwrap();
-        assert_eq!(Some(ha), content_hash(&b, &[file("SKILL.md", 6)], &Default::default()));
-        assert_ne!(Some(ha), content_hash(&c, &[file("skill.md", 4)], &Default::default()));
+        let hash = |dir: &std::path::Path, f: SkillFile| {
+            content_hash(&[f], &Default::default(), |rel| std::fs::read(dir.join(rel)).ok())
+        };
+        let ha = hash(&a, file("SKILL.md", 4)).unwrap();
+        assert_eq!(Some(ha), hash(&b, file("SKILL.md", 6)));
+        assert_ne!(Some(ha), hash(&c, file("skill.md", 4)));
         std::fs::write(b.join("SKILL.md"), "x\ny\nz").unwrap();
-        assert_ne!(Some(ha), content_hash(&b, &[file("SKILL.md", 5)], &Default::default()));
-        assert_eq!(content_hash(&a, &[file("missing", 1)], &Default::default()), None);
+        assert_ne!(Some(ha), hash(&b, file("SKILL.md", 5)));
+        assert_eq!(hash(&a, file("missing", 1)), None);
     }
 
     #[test]

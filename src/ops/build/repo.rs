@@ -344,7 +344,7 @@ pub(super) fn read_skill(
     reading: &Reading,
 ) -> std::result::Result<(LoadedSkill, String), Diagnostic> {
     let path = dir.skill_file_path();
-    let content_hash = copies::content_hash(&dir.dir, &dir.files, &read);
+    let content_hash = copies::content_hash(&dir.files, &read, |rel| std::fs::read(dir.dir.join(rel)).ok());
     let folder_name = dir.folder_name(&source.repo).to_string();
     // Read, parsed and scanned as `check` reads it: the per-skill boundary.
     let read = skill_files::read_skill(dir, &dir.dir, &folder_name, read);
