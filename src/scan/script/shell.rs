@@ -327,10 +327,9 @@ impl<'c> Walker<'_, '_, '_, 'c> {
             &["-c"]
         };
         let mut cursor = command.walk();
-        let found = command
+        command
             .children_by_field_name("argument", &mut cursor)
-            .any(|arg| flags.contains(&self.text(arg).trim_matches(['"', '\''])));
-        found
+            .any(|arg| flags.contains(&self.text(arg).trim_matches(['"', '\''])))
     }
 
     fn read_name(&self, command: Node) -> String {
