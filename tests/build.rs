@@ -235,6 +235,20 @@ fn every_agent_in_the_table_has_its_ways_a_search_filter_and_a_place_in_the_api(
 }
 
 #[test]
+fn the_home_page_holds_up_only_healthy_skills_and_the_listing_shows_all() {
+    let (out, _) = build_into(&project_root());
+    let site = out.path().join("site");
+    let broken = "northwind-labs/devops-skills/broken-frontmatter/";
+    assert!(!read(&site, "index.html").contains(broken), "the home page lists a skill whose frontmatter is broken");
+    let listed = walkdir::WalkDir::new(site.join("skills"))
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name() == "index.html")
+        .any(|e| std::fs::read_to_string(e.path()).unwrap().contains(broken));
+    assert!(listed, "the skills listing leaves out a skill");
+}
+
+#[test]
 fn broken_frontmatter_is_read_leniently_with_a_warning_on_its_line() {
     let (out, report) = build_into(&project_root());
     let broken: Vec<String> = report

@@ -353,12 +353,22 @@ pub fn repo_rows(catalog: &Catalog, root: &str) -> Vec<RepoRow> {
     catalog.repos.iter().map(|r| repo_row(r, root)).collect()
 }
 
+/// Whether the home page may hold the skill up as an example: its frontmatter is valid YAML
+/// (every agent reads it), its description says something (a sentence of a few words, not a
+/// fragment), and its check passed or gave notes only. The listings still show every skill.
+fn showcased(skill: &crate::model::Skill) -> bool {
+    const FEWEST_WORDS: usize = 4;
+    matches!(skill.reading, crate::parse::Reading::Strict)
+        && skill.description.split_whitespace().count() >= FEWEST_WORDS
+        && matches!(skill.verdict, crate::scan::Verdict::Passed | crate::scan::Verdict::Notes)
+}
+
 /// The home page's lists of skills: the newest (when dates are known), from the most-starred
 /// repositories (when more than one repository has stars: with one, it would be a list in
 /// catalog order) or else the lightest to load; a first page by name only when there is no
 /// other. At most [`HOME_LISTS`], and none that shows the same skills as an earlier one.
 fn home_lists(catalog: &Catalog, shown: &Shown, by_title: &[usize]) -> Vec<HomeList> {
-    let skills = 0..catalog.skills.len();
+    let skills = (0..catalog.skills.len()).filter(|&i| showcased(&catalog.skills[i]));
     let mut newest: Vec<usize> = skills.clone().filter(|&i| catalog.skills[i].history.first_seen.is_some()).collect();
     newest.sort_by_key(|&i| (std::cmp::Reverse(catalog.skills[i].history.first_seen), i));
     let stars = |i: usize| catalog.repos[catalog.skills[i].repo].facts.stars;
@@ -380,7 +390,7 @@ fn home_lists(catalog: &Catalog, shown: &Shown, by_title: &[usize]) -> Vec<HomeL
     let views = [
         ("newest", "Newest skills", newest),
         (starred_view.0, starred_view.1, starred),
-        ("some", "Skills by name", by_title.to_vec()),
+        ("some", "Skills by name", by_title.iter().copied().filter(|&i| showcased(&catalog.skills[i])).collect()),
     ];
     let mut lists: Vec<HomeList> = Vec::new();
     let mut seen: Vec<Vec<usize>> = Vec::new();
