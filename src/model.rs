@@ -139,6 +139,10 @@ pub struct Skill {
     pub history: SkillHistory,
     /// Identical copies of the folder across the catalog.
     pub copies: crate::relate::copies::Copies,
+    /// Whether another skill of its repository has the same display title
+    /// ([`crate::relate::titles`]): cards and rows then name its folder too.
+    #[serde(default)]
+    pub title_shared: bool,
 }
 
 /// The facts of a skill that only its own page reads: its frontmatter, its digest's body and

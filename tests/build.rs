@@ -249,6 +249,30 @@ fn the_home_page_holds_up_only_healthy_skills_and_the_listing_shows_all() {
 }
 
 #[test]
+fn skills_of_one_repository_with_one_title_are_told_apart_by_their_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("skills");
+    for (folder, name) in [("pdf/extract", "pdf-extract"), ("office/pdf", "office-pdf"), ("charts", "charts")] {
+        let title = if name == "charts" { "Charts" } else { "PDF Tools" };
+        std::fs::create_dir_all(repo.join(folder)).unwrap();
+        let text =
+            format!("---\nname: {name}\ndescription: Works with files of many kinds.\n---\n\n# {title}\n\nText.\n");
+        std::fs::write(repo.join(folder).join("SKILL.md"), text).unwrap();
+    }
+    std::fs::write(
+        tmp.path().join("catalog.toml"),
+        "title = \"Titles\"\n[[sources]]\npath = \"skills\"\nrepo = \"acme/tools\"\n",
+    )
+    .unwrap();
+    let (out, _) = build_into(tmp.path());
+    let listing = read(&out.path().join("site"), "skills/index.html");
+    let text = text_of(&listing);
+    // Each of the two cards titled alike names its folder; the third, titled alone, does not.
+    assert!(text.contains("acme/tools · pdf/extract") && text.contains("acme/tools · office/pdf"), "{text}");
+    assert!(!text.contains("acme/tools · charts"), "{text}");
+}
+
+#[test]
 fn broken_frontmatter_is_read_leniently_with_a_warning_on_its_line() {
     let (out, report) = build_into(&project_root());
     let broken: Vec<String> = report

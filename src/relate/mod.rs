@@ -5,6 +5,7 @@
 pub mod copies;
 pub mod similar;
 pub mod taxonomy;
+pub mod titles;
 
 use std::borrow::Cow;
 use std::hash::{Hash, Hasher};

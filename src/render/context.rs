@@ -37,6 +37,8 @@ pub struct Fact {
 pub struct Card {
     pub title: String,
     pub repo: String,
+    /// The skill's folder, when another skill of its repository has the same title.
+    pub folder: Option<String>,
     pub description: String,
     /// Link from the site root: templates prefix the showing page's root.
     pub href: String,
@@ -63,6 +65,8 @@ pub struct FileRow {
 pub struct CompareRow {
     pub title: String,
     pub repo: String,
+    /// As [`Card::folder`].
+    pub folder: Option<String>,
     /// The description's opening, cut at a word: what tells the rows apart at a glance.
     pub blurb: String,
     pub href: String,

@@ -120,6 +120,7 @@ struct SkillFactsKey<'a> {
     dir: &'a crate::discover::SkillDir,
     history: &'a crate::model::SkillHistory,
     copies: &'a crate::relate::copies::Copies,
+    title_shared: bool,
 }
 
 impl<'a> SkillFactsKey<'a> {
@@ -140,8 +141,9 @@ impl<'a> SkillFactsKey<'a> {
             topics: _,
             history,
             copies,
+            title_shared,
         } = skill;
-        SkillFactsKey { read_under, slug, dir, history, copies }
+        SkillFactsKey { read_under, slug, dir, history, copies, title_shared: *title_shared }
     }
 }
 

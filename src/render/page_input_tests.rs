@@ -81,6 +81,7 @@ fn skill(folder: &str, text: &str) -> (Skill, Vec<u8>) {
         topics: Topics::default(),
         history: Default::default(),
         copies: Copies::default(),
+        title_shared: false,
     };
     (skill, rmp_serde::to_vec(&facts).unwrap())
 }
@@ -207,6 +208,7 @@ fn every_change_a_skill_page_shows_changes_its_key() {
         ("the base URL", |c, _| c.config.base_url = "https://y.io/".into()),
         ("the site's title", |c, _| c.config.title = "More skills".into()),
         ("the catalog's text limit", |c, _| c.config.publish.text_limit = Some(10)),
+        ("a similar skill's title shared in its repository", |c, _| c.skills[1].title_shared = true),
         ("its page facts", |c, t| {
             let mut facts: SkillPageFacts = rmp_serde::from_slice(&t.facts[0]).unwrap();
             facts.body.steps.push("Check the output.".into());
@@ -263,6 +265,7 @@ fn catalog_clone(catalog: &Catalog) -> Catalog {
             topics: s.topics.clone(),
             history: s.history.clone(),
             copies: s.copies.clone(),
+            title_shared: s.title_shared,
         })
         .collect();
     let repos = catalog

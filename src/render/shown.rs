@@ -144,11 +144,17 @@ fn card(input: &ShownInput) -> Card {
     Card {
         title: skill.analysis.digest.title.clone(),
         repo: repo.id.full(),
+        folder: told_apart(skill),
         description: skill.description.clone(),
         href: skill.url_path(repo),
         tokens: format!("~{}", compact_count(skill.analysis.cost.tokens)),
         license: skill.analysis.license.label.clone(),
     }
+}
+
+/// The folder that tells a skill from another of its repository with the same title.
+fn told_apart(skill: &crate::model::Skill) -> Option<String> {
+    skill.title_shared.then(|| if skill.dir.rel_dir.is_empty() { ".".to_string() } else { skill.dir.rel_dir.clone() })
 }
 
 /// The characters of a description a row shows.
@@ -171,6 +177,7 @@ fn compare_row(input: &ShownInput) -> CompareRow {
     CompareRow {
         title: skill.analysis.digest.title.clone(),
         repo: repo.id.full(),
+        folder: told_apart(skill),
         blurb: blurb(&skill.description, BLURB_CHARS),
         href: skill.url_path(repo),
         is_self: false,

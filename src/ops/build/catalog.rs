@@ -259,6 +259,10 @@ pub(super) fn assemble_catalog(
     for (skill, copies) in skills.iter_mut().zip(groups) {
         skill.copies = copies;
     }
+    let shared = relate::titles::shared_in_repo(skills.iter().map(|s| (s.repo, s.analysis.digest.title.as_str())));
+    for (skill, shared) in skills.iter_mut().zip(shared) {
+        skill.title_shared = shared;
+    }
 
     let mut diagnostics: Vec<Diagnostic> = diagnostics.into_iter().map(|d| d.relative_to(root)).collect();
     diagnostics.sort_by(|a, b| (&a.file, a.line).cmp(&(&b.file, b.line)));

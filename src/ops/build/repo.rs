@@ -272,6 +272,7 @@ impl LoadedSkill {
             reading: self.reading,
             history: Default::default(),
             copies: copies::Copies { hash: self.content_hash, ..Default::default() },
+            title_shared: false,
         };
         let source =
             SkillSource { key, text, text_hash: self.text_hash, similar_digest: self.similar_digest, page: self.page };
