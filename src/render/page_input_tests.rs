@@ -103,7 +103,8 @@ fn catalog() -> (Catalog, Texts) {
         license: analyze::license::license(None, None, None),
         skill_folders: 2,
         skills: vec![0, 1],
-        facts: RepoFacts::default(),
+        // Read from a git work tree, so that the page shows the dates it has.
+        facts: RepoFacts { commit: Some("fedcba9876543210".into()), ..RepoFacts::default() },
         hosted: true,
     };
     let config = crate::config::Config::parse("title = \"Skills\"\nbase_url = \"https://x.io/\"\n", Path::new("c"))

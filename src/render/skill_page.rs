@@ -87,9 +87,14 @@ fn skill_ctx(input: &SkillPageInput) -> crate::error::Result<SkillCtx> {
         Fact { label: "SKILL.md length", ..known(format!("{words} words")) },
         Fact { label: "Files", ..known(skill.dir.files.len().to_string()) },
         Fact { label: "Skills in repo", ..known(repo.skills.len().to_string()) },
-        Fact { label: "Repo updated", ..maybe(repo.facts.updated.map(|t| t.long_date())) },
-        Fact { label: "First seen", ..maybe(skill.history.first_seen.map(|t| t.long_date())) },
     ];
+    // Without git history no date is known: the summary's last change says so once, with the
+    // reason, instead of "Not known" in three places.
+    let no_history = repo.facts.commit.is_none();
+    if !no_history {
+        facts.push(Fact { label: "Repo updated", ..maybe(repo.facts.updated.map(|t| t.long_date())) });
+        facts.push(Fact { label: "First seen", ..maybe(skill.history.first_seen.map(|t| t.long_date())) });
+    }
     if named_above {
         facts.remove(0);
     }
@@ -201,7 +206,16 @@ fn skill_ctx(input: &SkillPageInput) -> crate::error::Result<SkillCtx> {
             href: license.file.as_deref().and_then(|file| repo.file_web_url(file)),
             ..maybe((license.origin != LicenseOrigin::None).then(|| license.label.clone()))
         },
-        last_change: Fact { label: "Last change", ..maybe(skill.history.last_changed.map(|t| t.long_date())) },
+        last_change: if no_history {
+            Fact {
+                label: "Last change",
+                value: "Not known: its source has no git history".to_string(),
+                known: false,
+                href: None,
+            }
+        } else {
+            Fact { label: "Last change", ..maybe(skill.history.last_changed.map(|t| t.long_date())) }
+        },
         agents: match agent_names.as_slice() {
             [one] => one.to_string(),
             names if names.len() == AGENTS.agents.len() => {
