@@ -319,7 +319,7 @@ pub fn render_site(
             },
             Fact {
                 label: "Stars",
-                value: repo.facts.stars.map(|s| urls::grouped(s as usize)).unwrap_or_else(|| "Not known".into()),
+                value: repo.facts.stars.map(|s| urls::compact_count(s as usize)).unwrap_or_else(|| "Not known".into()),
                 known: repo.facts.stars.is_some(),
                 href: None,
             },
