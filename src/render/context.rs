@@ -67,8 +67,6 @@ pub struct CompareRow {
     pub repo: String,
     /// As [`Card::folder`].
     pub folder: Option<String>,
-    /// The description's opening, cut at a word: what tells the rows apart at a glance.
-    pub blurb: String,
     pub href: String,
     pub is_self: bool,
     pub stars: String,

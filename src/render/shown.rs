@@ -157,20 +157,6 @@ fn told_apart(skill: &crate::model::Skill) -> Option<String> {
     skill.title_shared.then(|| if skill.dir.rel_dir.is_empty() { ".".to_string() } else { skill.dir.rel_dir.clone() })
 }
 
-/// The characters of a description a row shows.
-const BLURB_CHARS: usize = 120;
-
-/// The opening of `text` up to `chars` characters, cut after a word, with "…" when cut.
-pub fn blurb(text: &str, chars: usize) -> String {
-    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if text.chars().count() <= chars {
-        return text;
-    }
-    let cut: String = text.chars().take(chars).collect();
-    let words = cut.rsplit_once(' ').map_or(cut.as_str(), |(head, _)| head);
-    format!("{}…", words.trim_end_matches([',', ';', ':', '.', ' ']))
-}
-
 /// A row of the "Similar skills" table, linked from the site root.
 fn compare_row(input: &ShownInput) -> CompareRow {
     let (skill, repo) = (input.skill.value(), input.repo.value());
@@ -178,7 +164,6 @@ fn compare_row(input: &ShownInput) -> CompareRow {
         title: skill.analysis.digest.title.clone(),
         repo: repo.id.full(),
         folder: told_apart(skill),
-        blurb: blurb(&skill.description, BLURB_CHARS),
         href: skill.url_path(repo),
         is_self: false,
         stars: repo.facts.stars.map(|s| compact_count(s as usize)).unwrap_or_else(|| NO_VALUE.to_string()),

@@ -4,7 +4,6 @@
 use std::sync::Arc;
 
 use crate::agents::{AGENTS, InstallVars};
-
 use crate::analyze::license::LicenseOrigin;
 use crate::model::Skill;
 use crate::parse::Reading;
