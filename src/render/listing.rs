@@ -43,6 +43,8 @@ pub struct Listings<'a> {
     pub frame: Keyed<'a, Frame>,
     /// Each skill's place in title order ([`title_ranks`]).
     pub title_rank: &'a [u32],
+    /// The orders a repository's or an owner's skills are listed in ([`sorts_of`]).
+    pub sorts: &'a [Sort],
 }
 
 impl Listings<'_> {
@@ -81,6 +83,11 @@ impl Listings<'_> {
         })
     }
 
+    /// Each order of [`Listings::sorts`] of a listing at `base`: its label and its folder.
+    pub fn sort_bases(&self, base: &str) -> Vec<(&'static str, String)> {
+        self.sorts.iter().map(|&(dir, label, _)| (label, format!("{base}{dir}/"))).collect()
+    }
+
     /// `skills` in title order (the whole catalog's, ranked once).
     pub fn by_title(&self, skills: &[usize]) -> Vec<usize> {
         let mut sorted = skills.to_vec();
@@ -106,9 +113,9 @@ impl Listings<'_> {
     /// Returns the folders written.
     pub fn write_sorted(&self, base: &str, name: &str, parent: (&str, &str), skills: &[usize]) -> Result<Vec<String>> {
         let catalog = self.catalog;
-        let sorts = sort_bases(base, catalog);
+        let sorts = self.sort_bases(base);
         let mut dirs = Vec::new();
-        for &(dir, label, order) in sorts_of(catalog) {
+        for &(dir, label, order) in self.sorts {
             let mut sorted = skills.to_vec();
             match order {
                 SortOrder::Name => {}
@@ -256,8 +263,11 @@ fn listing_page(input: &ListingInput, cards: Vec<Arc<Card>>) -> ListingPage {
     }
 }
 
-/// The orders a repository's or an owner's skills are listed in: folder, label, order.
-pub const SORTS: &[(&str, &str, SortOrder)] = &[
+/// An order of a listing: folder, label, order.
+pub type Sort = (&'static str, &'static str, SortOrder);
+
+/// The orders a repository's or an owner's skills are listed in.
+pub const SORTS: &[Sort] = &[
     ("name", "name", SortOrder::Name),
     ("tokens", "token cost", SortOrder::Tokens),
     ("changed", "last change", SortOrder::Changed),
@@ -271,16 +281,10 @@ pub enum SortOrder {
 }
 
 /// The orders of [`SORTS`] that order anything in `catalog`: by last change only when some
-/// skill's date is known (else it is the order by name again).
-fn sorts_of(catalog: &Catalog) -> impl Iterator<Item = &'static (&'static str, &'static str, SortOrder)> {
+/// skill's date is known (else it is the order by name again). Found once a build.
+pub fn sorts_of(catalog: &Catalog) -> Vec<Sort> {
     let dated = catalog.skills.iter().any(|s| s.history.last_changed.is_some());
-    SORTS.iter().filter(move |(_, _, order)| dated || !matches!(order, SortOrder::Changed))
-}
-
-/// Each order of [`SORTS`] of a listing at `base` that orders anything in `catalog`: its label
-/// and its folder.
-pub fn sort_bases(base: &str, catalog: &Catalog) -> Vec<(&'static str, String)> {
-    sorts_of(catalog).map(|&(dir, label, _)| (label, format!("{base}{dir}/"))).collect()
+    SORTS.iter().copied().filter(|(_, _, order)| dated || !matches!(order, SortOrder::Changed)).collect()
 }
 
 /// Links to each order of `sorts` (label, base folder) from a page whose root is `root`, the

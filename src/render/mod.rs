@@ -252,8 +252,17 @@ pub fn render_site(
     let title_rank = listing::title_ranks(&all);
     let frame = page_input::Frame { site: site(""), base_url: catalog.config.base_url.clone() };
     let frame = keys::Keyed::new("frame", &frame);
-    let listings =
-        listing::Listings { catalog, renderer, out, site: &site, shown: &shown, frame, title_rank: &title_rank };
+    let sorts = listing::sorts_of(catalog);
+    let listings = listing::Listings {
+        catalog,
+        renderer,
+        out,
+        site: &site,
+        shown: &shown,
+        frame,
+        title_rank: &title_rank,
+        sorts: &sorts,
+    };
     let token_scale = charts::TokenScale::new(catalog.skills.iter().map(|s| s.analysis.cost.tokens));
     let rendered = progress.counter(Stage::Render, catalog.skills.len());
     let inputs = page_input::Sources {
@@ -373,7 +382,7 @@ pub fn render_site(
         let first = if by_name.len() > listing::PAGE_SIZE {
             let base = format!("repos/{dir}");
             dirs.extend(listings.write_sorted(&base, &repo.id.full(), (&repo.id.full(), &dir), &by_name)?);
-            page.repo.sorts = listing::sort_links(&listing::sort_bases(&base, catalog), "", &root);
+            page.repo.sorts = listing::sort_links(&listings.sort_bases(&base), "", &root);
             &by_name[..listing::PAGE_SIZE]
         } else {
             &by_name[..]
@@ -411,7 +420,7 @@ pub fn render_site(
         // repository's listings already: the owner's page shows the first ones and links there.
         if repos.len() == 1 && by_name.len() > listing::PAGE_SIZE {
             let base = format!("repos/{}", repos[0].url_path());
-            page.owner.sorts = listing::sort_links(&listing::sort_bases(&base, catalog), "", &root);
+            page.owner.sorts = listing::sort_links(&listings.sort_bases(&base), "", &root);
         }
         let first = if by_name.len() <= listing::PAGE_SIZE {
             &by_name[..]
@@ -420,7 +429,7 @@ pub fn render_site(
         } else {
             let base = format!("owners/{dir}");
             dirs.extend(listings.write_sorted(&base, owner, (owner, &dir), &by_name)?);
-            page.owner.sorts = listing::sort_links(&listing::sort_bases(&base, catalog), "", &root);
+            page.owner.sorts = listing::sort_links(&listings.sort_bases(&base), "", &root);
             &by_name[..listing::PAGE_SIZE]
         };
         listings.write_with_cards(&format!("{dir}index.html"), "owner.html", page, first, |page, cards| {
