@@ -134,11 +134,7 @@ impl AgentTable {
             .map(|agent| {
                 let fill = |template: &str| fill(template, vars, agent);
                 let mut options: Vec<InstallOption> = self.own_ways(agent, vars).collect();
-                options.push(InstallOption {
-                    command: fill(&self.copy.command),
-                    note: fill(&agent.copy_note),
-                    is_prompt: false,
-                });
+                options.push(self.copy_way(agent, vars));
                 options.push(InstallOption {
                     command: fill(&self.prompt.text),
                     note: fill(&self.prompt.note),
@@ -165,18 +161,22 @@ impl AgentTable {
         })
     }
 
-    /// A skill page's install block ([`InstallBlock`]); `None` when the table has no agent.
-    pub fn install_block(&self, vars: &InstallVars) -> Option<InstallBlock> {
-        let agent = self.agents.first()?;
-        let copy = || InstallOption {
+    /// The copy of the skill's folder by hand into the agent's folder, filled in.
+    fn copy_way(&self, agent: &Agent, vars: &InstallVars) -> InstallOption {
+        InstallOption {
             command: fill(&self.copy.command, vars, agent),
             note: fill(&agent.copy_note, vars, agent),
             is_prompt: false,
-        };
+        }
+    }
+
+    /// A skill page's install block ([`InstallBlock`]); `None` when the table has no agent.
+    pub fn install_block(&self, vars: &InstallVars) -> Option<InstallBlock> {
+        let agent = self.agents.first()?;
         Some(InstallBlock {
             agent_id: agent.id.clone(),
             agent_name: agent.name.clone(),
-            first: self.own_ways(agent, vars).next().unwrap_or_else(copy),
+            first: self.own_ways(agent, vars).next().unwrap_or_else(|| self.copy_way(agent, vars)),
             copy: pieces(&self.copy.command, vars, agent),
             values: SKILL_PLACEHOLDERS.iter().filter_map(|&name| Some((name, value(name, vars)?))).collect(),
         })
