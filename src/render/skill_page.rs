@@ -52,7 +52,9 @@ fn skill_ctx(input: &SkillPageInput) -> crate::error::Result<SkillCtx> {
         (true, Some(commit)) => format!("{repo_web}/tree/{commit}"),
         (false, _) => format!("{repo_web}/tree/{rev}/{folder}"),
     });
-    let blob_dir = repo.file_web_url(&if folder.is_empty() { String::new() } else { format!("{folder}/") });
+    // The folder as a prefix of paths in the repository: "" at its root, else "folder/".
+    let in_folder = if folder.is_empty() { String::new() } else { format!("{folder}/") };
+    let blob_dir = repo.file_web_url(&in_folder);
     let blob_dir = blob_dir.as_deref();
     // Without a repository there is nothing on the web to link to: no link rather than a made-up one.
     let at_source = |path: &str| blob_dir.map(|dir| format!("{dir}{path}"));
@@ -142,14 +144,9 @@ fn skill_ctx(input: &SkillPageInput) -> crate::error::Result<SkillCtx> {
         },
         cut,
         frontmatter: frontmatter_rows(&page.frontmatter),
-        raw_href: {
-            let file = if folder.is_empty() {
-                skill.dir.skill_file.clone()
-            } else {
-                format!("{folder}/{}", skill.dir.skill_file)
-            };
-            repo.file_raw_url(&file).unwrap_or_else(|| "SKILL.md".to_string())
-        },
+        raw_href: repo
+            .file_raw_url(&format!("{in_folder}{}", skill.dir.skill_file))
+            .unwrap_or_else(|| "SKILL.md".to_string()),
         source_href,
         save_as: format!(".claude/skills/{folder_name}/SKILL.md"),
         other_files,
