@@ -6,12 +6,13 @@ use std::collections::HashMap;
 
 /// For each skill, given as its repository and display title: whether another skill of the
 /// same repository has the same title.
-pub fn shared_in_repo<'a>(skills: impl Iterator<Item = (usize, &'a str)> + Clone) -> Vec<bool> {
-    let mut counts: HashMap<(usize, String), usize> = HashMap::new();
-    for (repo, title) in skills.clone() {
-        *counts.entry((repo, title.to_lowercase())).or_default() += 1;
+pub fn shared_in_repo<'a>(skills: impl Iterator<Item = (usize, &'a str)>) -> Vec<bool> {
+    let keys: Vec<(usize, String)> = skills.map(|(repo, title)| (repo, title.to_lowercase())).collect();
+    let mut counts: HashMap<&(usize, String), usize> = HashMap::new();
+    for key in &keys {
+        *counts.entry(key).or_default() += 1;
     }
-    skills.map(|(repo, title)| counts.get(&(repo, title.to_lowercase())).is_some_and(|&n| n > 1)).collect()
+    keys.iter().map(|key| counts[key] > 1).collect()
 }
 
 #[cfg(test)]
