@@ -43,9 +43,33 @@ pub fn count(n: impl TryInto<u64> + std::fmt::Display + Copy, singular: &str) ->
     format!("{n} {}", noun(number, singular))
 }
 
+/// The first `shown` of `items` as prose, and how many more there are:
+/// "a, b, c and d, plus 2 more sections".
+pub fn list_with_more(items: &[String], shown: usize, singular: &str) -> String {
+    let head: Vec<&str> = items.iter().take(shown).map(String::as_str).collect();
+    let mut text = match head.as_slice() {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    };
+    let more = items.len().saturating_sub(shown);
+    if more > 0 {
+        text.push_str(&format!(", plus {more} more {}", noun(more as u64, singular)));
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lists_read_like_prose() {
+        let items: Vec<String> = ["A", "B", "C", "D", "E", "F"].iter().map(|s| s.to_string()).collect();
+        assert_eq!(list_with_more(&items, 4, "section"), "A, B, C and D, plus 2 more sections");
+        assert_eq!(list_with_more(&items[..1], 4, "section"), "A");
+        assert_eq!(list_with_more(&items[..5], 4, "section"), "A, B, C and D, plus 1 more section");
+    }
 
     #[test]
     fn one_is_singular_and_every_other_count_plural() {

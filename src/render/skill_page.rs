@@ -8,6 +8,7 @@ use crate::analyze::license::LicenseOrigin;
 use crate::model::Skill;
 use crate::parse::Reading;
 use crate::parse::frontmatter::value_text;
+use crate::plural::list_with_more;
 use crate::scan::{Finding, Verdict};
 
 use super::context::*;
@@ -433,21 +434,6 @@ fn reading_problem(reading: &Reading) -> &'static str {
     }
 }
 
-/// `a, b, c and d, plus 2 more sections`
-fn list_with_more(items: &[String], shown: usize, noun: &str) -> String {
-    let head: Vec<&str> = items.iter().take(shown).map(String::as_str).collect();
-    let mut text = match head.as_slice() {
-        [] => String::new(),
-        [one] => one.to_string(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    };
-    let more = items.len().saturating_sub(shown);
-    if more > 0 {
-        text.push_str(&format!(", plus {more} more {}", crate::plural::noun(more as u64, noun)));
-    }
-    text
-}
-
 /// The skill's identical copies, when it has any.
 fn copies_ctx(skill: &Skill, canonical: Option<&CanonicalCopy>, root: &str) -> Option<CopiesCtx> {
     let copies = &skill.copies;
@@ -497,17 +483,4 @@ fn frontmatter_rows(fm: &crate::parse::frontmatter::Frontmatter) -> Vec<KeyValue
         push(k, value_text(v));
     }
     rows
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn lists_read_like_prose() {
-        let items: Vec<String> = ["A", "B", "C", "D", "E", "F"].iter().map(|s| s.to_string()).collect();
-        assert_eq!(list_with_more(&items, 4, "section"), "A, B, C and D, plus 2 more sections");
-        assert_eq!(list_with_more(&items[..1], 4, "section"), "A");
-        assert_eq!(list_with_more(&items[..5], 4, "section"), "A, B, C and D, plus 1 more section");
-    }
 }

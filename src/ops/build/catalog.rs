@@ -243,14 +243,11 @@ pub(super) fn assemble_catalog(
     // "Not known" unexplained.
     let undated: Vec<String> = repos.iter().filter(|r| r.facts.commit.is_none()).map(|r| r.id.full()).collect();
     if !undated.is_empty() {
-        let shown: Vec<&str> = undated.iter().take(3).map(String::as_str).collect();
-        let more = undated.len() - shown.len();
+        let (has, their) = if undated.len() == 1 { ("has", "its") } else { ("have", "their") };
         let message = format!(
-            "{} no git history, so {} pages give no dates: {}{}. Point `path` at the top of a git work tree (a clone with its history) for first-seen and updated dates",
-            if undated.len() == 1 { "1 source has".to_string() } else { format!("{} sources have", undated.len()) },
-            if undated.len() == 1 { "its" } else { "their" },
-            shown.join(", "),
-            if more > 0 { format!(" and {more} more") } else { String::new() },
+            "{} {has} no git history, so {their} pages give no dates: {}. Point `path` at the top of a git work tree (a clone with its history) for first-seen and updated dates",
+            crate::plural::count(undated.len(), "source"),
+            crate::plural::list_with_more(&undated, 3, "source"),
         );
         diagnostics.push(Diagnostic::warning(root.join("catalog.toml"), None, message));
     }
