@@ -8,33 +8,30 @@
 
 use super::Finding;
 use super::rules::{Category, Severity};
-use super::text::{FileKind, Region, RegionKind};
+use super::text::{self, FileKind, Region, RegionKind};
 
 /// Lowers findings in Markdown table rows of `text` to notes, saying why.
 pub fn cap_in_tables(kind: FileKind, text: &str, regions: &[Region], findings: &mut [Finding]) {
     if kind != FileKind::Markdown || findings.iter().all(|f| f.severity <= Severity::Medium) {
         return;
     }
-    let starts: Vec<usize> = std::iter::once(0).chain(text.match_indices('\n').map(|(i, _)| i + 1)).collect();
-    let line_text = |line: usize| -> Option<&str> {
-        let start = *starts.get(line.checked_sub(1)?)?;
-        let end = starts.get(line).map_or(text.len(), |next| next.saturating_sub(1));
-        text.get(start..end)
-    };
+    // Each line's offset and text, by its 1-based number less one.
+    let lines: Vec<(usize, &str)> = text::lines_inclusive(text).collect();
+    let line = |number: usize| number.checked_sub(1).and_then(|i| lines.get(i));
     let in_prose = |offset: usize| {
         regions.iter().any(|r| r.kind == RegionKind::Prose && r.start <= offset && offset < r.end.max(r.start + 1))
     };
-    let is_row = |line: usize| line_text(line).is_some_and(|l| l.trim_start().starts_with('|'));
+    let is_row = |number: usize| line(number).is_some_and(|(_, l)| l.trim_start().starts_with('|'));
     for finding in findings.iter_mut() {
         let kept = matches!(finding.rule.category, Category::Secrets | Category::HiddenUnicode);
         if kept || finding.severity <= Severity::Medium {
             continue;
         }
-        let line = finding.line;
+        let at = finding.line;
         // A row of a table: a line opening with `|`, next to another, outside code blocks.
-        let table = is_row(line)
-            && (is_row(line + 1) || line.checked_sub(1).is_some_and(is_row))
-            && starts.get(line.saturating_sub(1)).is_some_and(|&offset| in_prose(offset));
+        let table = is_row(at)
+            && (is_row(at + 1) || at.checked_sub(1).is_some_and(is_row))
+            && line(at).is_some_and(|&(offset, _)| in_prose(offset));
         if table {
             finding.severity = Severity::Medium;
             finding.message.push_str(" (in a row of a Markdown table, which lists rather than instructs: a note)");
