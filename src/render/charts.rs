@@ -106,34 +106,6 @@ pub fn columns(id: &str, title: &str, columns: &[Bar]) -> String {
     svg
 }
 
-/// A chart small enough for a line of text: columns only, its title and figures in its
-/// `<title>` and `<desc>`.
-pub fn spark(id: &str, title: &str, columns: &[Bar]) -> String {
-    const W: usize = 96;
-    const H: usize = 28;
-    let n = columns.len().max(1);
-    let max = columns.iter().map(|b| b.value).max().unwrap_or(0).max(1);
-    let slot = W / n;
-    let (id, title_text, desc) =
-        (super::xml::escape(id), super::xml::escape(title), super::xml::escape(&describe(columns)));
-    let mut svg = format!(
-        r#"<svg class="chart spark" viewBox="0 0 {W} {H}" width="{W}" height="{H}" role="img" aria-labelledby="{id}-t {id}-d"><title id="{id}-t">{title_text}</title><desc id="{id}-d">{desc}</desc><line class="axis" x1="0" y1="{H}" x2="{W}" y2="{H}"/>"#
-    );
-    for (i, column) in columns.iter().enumerate() {
-        let h = (column.value * (H - 2)).div_ceil(max).max(usize::from(column.value > 0));
-        let _ = write!(
-            svg,
-            r#"<rect class="bar {class}" x="{x}" y="{y}" width="{w}" height="{h}"/>"#,
-            class = column.class,
-            x = i * slot + 1,
-            y = H - h,
-            w = slot - 2,
-        );
-    }
-    svg.push_str("</svg>");
-    svg
-}
-
 /// The chart's element, its title (drawn, and named as the image's title) and its description.
 fn open(id: &str, title: &str, desc: &str, height: usize) -> String {
     let (id, title, desc) = (super::xml::escape(id), super::xml::escape(title), super::xml::escape(desc));
@@ -196,13 +168,6 @@ impl TokenScale {
 
     pub fn counts(&self) -> [usize; TOKEN_BINS.len()] {
         self.counts
-    }
-
-    /// Each bin's share in whole percent: what a skill page draws, the same after most
-    /// changes to other skills, so that their pages need not be written again.
-    pub fn shares(&self) -> [usize; TOKEN_BINS.len()] {
-        let n = self.sorted.len().max(1);
-        self.counts.map(|c| (c * 100 + n / 2) / n)
     }
 
     /// The share of skills that cost fewer tokens than `tokens`, in whole percent (rounded down).
@@ -276,7 +241,6 @@ mod tests {
     fn a_token_cost_ranks_against_the_others() {
         let scale = TokenScale::new([100, 600, 700, 1_500, 20_000]);
         assert_eq!(scale.counts(), [1, 2, 1, 0, 0, 1]);
-        assert_eq!(scale.shares(), [20, 40, 20, 0, 0, 20]);
         assert_eq!(scale.below(100), 0);
         assert_eq!(scale.below(700), 40);
         assert_eq!(scale.below(50_000), 100);

@@ -42,19 +42,6 @@ pub fn compact_count(n: usize) -> String {
     }
 }
 
-/// 7749 -> "7,749".
-pub fn grouped(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 /// A word count as prose gives it: exact below 100, else to the nearest ten.
 pub fn about_words(n: usize) -> usize {
     if n < 100 { n } else { (n + 5) / 10 * 10 }
@@ -101,8 +88,6 @@ mod tests {
         assert_eq!(compact_count(2330), "2.3k");
         assert_eq!(compact_count(24012), "24k");
         assert_eq!(compact_count(915), "915");
-        assert_eq!(grouped(7749), "7,749");
-        assert_eq!(grouped(100), "100");
         assert_eq!(about_words(202), 200);
         assert_eq!(about_words(216), 220);
         assert_eq!(about_words(42), 42);
