@@ -3,7 +3,8 @@
 
 use std::time::{Duration, Instant};
 
-use catalog::scan::script::{Limit, engine::Lang, scan_code};
+use catalog::scan::flows::scan_code;
+use catalog::scan::script::{Limit, engine::Lang};
 
 /// `javascript` target, a timeout: as TypeScript, a run of `<` never closed made oxc try type
 /// arguments and take them back at every one, doubling its time and memory every few (past

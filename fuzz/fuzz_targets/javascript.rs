@@ -4,7 +4,7 @@
 //! sees it); findings point inside the text.
 #![no_main]
 
-use catalog::scan::script::{engine::Lang, scan_code};
+use catalog::scan::{flows::scan_code, script::engine::Lang};
 use libfuzzer_sys::fuzz_target;
 
 const PATHS: [&str; 4] = ["scripts/app.js", "scripts/app.ts", "scripts/app.tsx", "scripts/app.mjs"];

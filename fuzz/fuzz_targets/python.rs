@@ -3,7 +3,7 @@
 //! findings point inside the text.
 #![no_main]
 
-use catalog::scan::script::{engine::Lang, scan_code};
+use catalog::scan::{flows::scan_code, script::engine::Lang};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

@@ -16,6 +16,8 @@ mod served;
 mod triggers;
 mod values;
 
+use super::script::Limit;
+use super::script::engine::Lang;
 use super::text::{Region, RegionKind};
 use super::{Sink, destinations};
 use triggers::{Group, Triggers};
@@ -26,6 +28,18 @@ use triggers::{Group, Triggers};
 pub(crate) fn read_again(sink: &mut Sink, region: &Region) {
     super::commands::check(sink, std::slice::from_ref(region), &super::found::Found::everything());
     check(sink, std::slice::from_ref(region));
+}
+
+/// Parses the whole of `code` in `lang` and follows its values, as a script file named `path`
+/// would be, whatever words the prefilter would have found: the fuzz targets reach each parser
+/// and walker through it. The findings, and the budgets the code passed. Here rather than in
+/// `script`, which would otherwise import this module back for [`read_again`].
+pub fn scan_code(path: &str, code: &str, lang: Lang) -> (Vec<super::Finding>, Vec<Limit>) {
+    let mut sink = Sink::new(path, code);
+    let region =
+        Region { kind: RegionKind::Code { lang: lang.ext().to_string(), shell: false }, start: 0, end: code.len() };
+    super::script::check(&mut sink, &region, lang, read_again);
+    sink.finish_with_limits()
 }
 
 /// Reads every code region.

@@ -159,17 +159,6 @@ pub fn check(sink: &mut Sink, region: &Region, lang: Lang, read_again: ReadAgain
     true
 }
 
-/// Parses the whole of `code` in `lang` and follows its values, as a script file named `path`
-/// would be, whatever words the prefilter would have found: the fuzz targets reach each parser
-/// and walker through it. The findings, and the budgets the code passed.
-pub fn scan_code(path: &str, code: &str, lang: Lang) -> (Vec<crate::scan::Finding>, Vec<Limit>) {
-    let mut sink = Sink::new(path, code);
-    let region =
-        Region { kind: RegionKind::Code { lang: lang.ext().to_string(), shell: false }, start: 0, end: code.len() };
-    check(&mut sink, &region, lang, crate::scan::flows::read_again);
-    sink.finish_with_limits()
-}
-
 #[cfg(test)]
 // Tests index their own fixed fixtures.
 #[allow(clippy::indexing_slicing, clippy::string_slice)]
