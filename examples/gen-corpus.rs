@@ -184,8 +184,10 @@ const CATEGORIES: &[&str] = &[
     "Research & Scraping",
 ];
 
-/// A sentence of `base` words plus up to `extra` more.
-fn sentence(rng: &mut Rng, base: usize, extra: usize) -> String {
+/// A sentence of `base` words plus up to `extra` more, naming the skill's own `topic` now and
+/// then and another product rarely: real skills name 0.8 products each (registry-dev), mostly
+/// their own.
+fn sentence(rng: &mut Rng, topic: &str, base: usize, extra: usize) -> String {
     let words = base + if extra > 0 { rng.below(extra) } else { 0 };
     let mut s = String::new();
     for i in 0..words {
@@ -193,6 +195,8 @@ fn sentence(rng: &mut Rng, base: usize, extra: usize) -> String {
             s.push(' ');
         }
         if rng.chance(9) {
+            s.push_str(topic);
+        } else if rng.chance(2000) {
             s.push_str(TOPICS[rng.below(TOPICS.len())]);
         } else {
             s.push_str(rng.skewed(WORDS));
@@ -202,9 +206,10 @@ fn sentence(rng: &mut Rng, base: usize, extra: usize) -> String {
     chars.next().map(|c| c.to_uppercase().chain(chars).collect::<String>() + ".").unwrap_or_default()
 }
 
-fn skill_md(rng: &mut Rng, name: &str) -> String {
-    let topic = TOPICS[rng.below(TOPICS.len())];
-    let description = format!("{} Use it when working with {topic}.", sentence(rng, 8, 20));
+fn skill_md(rng: &mut Rng, name: &str, topic: &str) -> String {
+    // One program for all its code blocks: real skills call few.
+    let program = COMMANDS[rng.below(COMMANDS.len())];
+    let description = format!("{} Use it when working with {topic}.", sentence(rng, topic, 8, 20));
     let mut fm = String::new();
     match rng.below(6) {
         0 => writeln!(fm, "name: \"{name}\"\ndescription: \"{description}\"").unwrap(),
@@ -238,27 +243,32 @@ fn skill_md(rng: &mut Rng, name: &str) -> String {
     if rng.chance(400) {
         fm.push_str("broken: [unclosed\n");
     }
-    let mut body = format!("# {}\n\n{}\n\n## When to use\n\n", title(name), sentence(rng, 30, 0));
+    let mut body = format!("# {}\n\n{}\n\n## When to use\n\n", title(name), sentence(rng, topic, 30, 0));
     for _ in 0..3 + rng.below(3) {
-        writeln!(body, "- {}", sentence(rng, 8, 8)).unwrap();
+        writeln!(body, "- {}", sentence(rng, topic, 8, 8)).unwrap();
     }
     body.push_str("\n## Steps\n\n");
     // Long-tailed size: most skills a few KB, some tens of KB; ~7.7 KB on average.
     let sections = 2 + rng.below(8) + if rng.chance(10) { 20 } else { 0 };
     for step in 1..=sections {
-        writeln!(body, "### Step {step}: {}\n", sentence(rng, 4, 0).trim_end_matches('.')).unwrap();
+        writeln!(body, "### Step {step}: {}\n", sentence(rng, topic, 4, 0).trim_end_matches('.')).unwrap();
         for _ in 0..2 + rng.below(3) {
-            writeln!(body, "{}\n", (0..3).map(|_| sentence(rng, 10, 10)).collect::<Vec<_>>().join(" ")).unwrap();
+            writeln!(body, "{}\n", (0..3).map(|_| sentence(rng, topic, 10, 10)).collect::<Vec<_>>().join(" ")).unwrap();
         }
         if rng.chance(2) {
-            let cmd = COMMANDS[rng.below(COMMANDS.len())];
-            writeln!(body, "```bash\n{cmd} {} --{} {}\n```\n", rng.skewed(WORDS), rng.skewed(WORDS), rng.skewed(WORDS))
-                .unwrap();
+            writeln!(
+                body,
+                "```bash\n{program} {} --{} {}\n```\n",
+                rng.skewed(WORDS),
+                rng.skewed(WORDS),
+                rng.skewed(WORDS)
+            )
+            .unwrap();
         }
     }
     body.push_str("## Requirements\n\n");
     for _ in 0..2 {
-        writeln!(body, "- {}", sentence(rng, 6, 0)).unwrap();
+        writeln!(body, "- {}", sentence(rng, topic, 6, 0)).unwrap();
     }
     let text = format!("---\n{fm}---\n\n{body}");
     if rng.chance(20) { text.replace('\n', "\r\n") } else { text }
@@ -301,14 +311,16 @@ fn main() {
         .map(|i| {
             let mut rng = Rng::new(seed ^ (i as u64).wrapping_mul(0x1000_0000_01B3));
             let r = i % repos;
-            let name = format!("{}-{}-{i}", rng.skewed(WORDS), TOPICS[rng.below(TOPICS.len())]);
+            let word = rng.skewed(WORDS);
+            let topic = TOPICS[rng.below(TOPICS.len())];
+            let name = format!("{word}-{topic}-{i}");
             let folder = dir.join(format!("repos/owner-{}/repo-{r}/skills/{name}", r % 50));
-            write(&folder.join("SKILL.md"), skill_md(&mut rng, &name).as_bytes())
+            write(&folder.join("SKILL.md"), skill_md(&mut rng, &name, topic).as_bytes())
                 + if rng.chance(5) {
                     write(
                         &folder.join("scripts/run.sh"),
                         format!("#!/bin/sh\nset -eu\n{} \"$@\"\n", COMMANDS[rng.below(COMMANDS.len())]).as_bytes(),
-                    ) + write(&folder.join("references/notes.md"), sentence(&mut rng, 200, 0).as_bytes())
+                    ) + write(&folder.join("references/notes.md"), sentence(&mut rng, topic, 200, 0).as_bytes())
                 } else {
                     0
                 }

@@ -76,7 +76,8 @@ pub struct PublishConfig {
     /// The most bytes of SKILL.md's body a skill page shows; a longer text is shown up to its
     /// last whole block within the limit, with a link to the whole file. `0`: always whole.
     /// Unset: whole in a catalog of up to [`PublishConfig::WHOLE_TEXTS_UP_TO`] skills, else
-    /// [`PublishConfig::TEXT_LIMIT`].
+    /// [`PublishConfig::TEXT_LIMIT`], and [`PublishConfig::LARGE_TEXT_LIMIT`] above
+    /// [`PublishConfig::LARGE_CATALOG`] skills.
     #[serde(default)]
     pub text_limit: Option<usize>,
 }
@@ -92,12 +93,18 @@ impl PublishConfig {
     /// The text shown on a page of a larger catalog: SKILL.md texts average 7.8 KB in real
     /// registries, and at 60,000 skills shown whole they alone are half of GitHub Pages' 1 GB.
     pub const TEXT_LIMIT: usize = 4_000;
+    /// The catalog size above which pages show less of each text: past it, 4,000 bytes of each
+    /// text and a page's other 14 KB put a catalog past GitHub Pages' 1 GB.
+    pub const LARGE_CATALOG: usize = 30_000;
+    /// The text shown on a page of a catalog of more than [`PublishConfig::LARGE_CATALOG`] skills.
+    pub const LARGE_TEXT_LIMIT: usize = 2_000;
 
     /// The most bytes of SKILL.md a page of a catalog of `skills` shows; `None`: all of it.
     pub fn text_limit_for(&self, skills: usize) -> Option<usize> {
         match self.text_limit {
             Some(0) => None,
             Some(limit) => Some(limit),
+            None if skills > Self::LARGE_CATALOG => Some(Self::LARGE_TEXT_LIMIT),
             None => (skills > Self::WHOLE_TEXTS_UP_TO).then_some(Self::TEXT_LIMIT),
         }
     }
@@ -223,6 +230,19 @@ mod tests {
 
     fn parse(text: &str) -> Result<Config> {
         Config::parse(text, Path::new("catalog.toml"))
+    }
+
+    #[test]
+    fn texts_are_cut_shorter_as_the_catalog_grows_unless_told() {
+        let unset = PublishConfig::default();
+        assert_eq!(unset.text_limit_for(2_000), None);
+        assert_eq!(unset.text_limit_for(2_001), Some(PublishConfig::TEXT_LIMIT));
+        assert_eq!(unset.text_limit_for(30_000), Some(PublishConfig::TEXT_LIMIT));
+        assert_eq!(unset.text_limit_for(30_001), Some(PublishConfig::LARGE_TEXT_LIMIT));
+        let whole = PublishConfig { text_limit: Some(0), ..PublishConfig::default() };
+        assert_eq!(whole.text_limit_for(60_000), None);
+        let set = PublishConfig { text_limit: Some(9_000), ..PublishConfig::default() };
+        assert_eq!(set.text_limit_for(60_000), Some(9_000));
     }
 
     #[test]

@@ -39,11 +39,9 @@ fn reference_skill_page_has_the_reference_figures() {
         "SKILL.md length 200 words",
         "Files 2",
         "Licence MIT",
-        "The token cost above is what it loads when it runs",
-        "Until then it costs about 23 tokens",
+        "The token cost above when it runs; until then about 23 tokens",
         "Shell commands in SKILL.md call: python3",
-        "No URLs in SKILL.md.",
-        "Names no API keys, tokens, secrets or passwords.",
+        "SKILL.md holds no URLs and no names of API keys, tokens, secrets or passwords.",
         "Pre-approves nothing: there is no allowed-tools line",
         "3 steps, taken from step headings in SKILL.md. Write the Python Script Execute via Shell Handle Output",
     ] {
@@ -55,6 +53,18 @@ fn reference_skill_page_has_the_reference_figures() {
     assert!(text.contains("Last change Not known: its source has no git history"), "{text}");
     assert!(!text.contains("Repo updated Not known") && !text.contains("First seen Not known"), "{text}");
     assert!(text.contains("as found in its source folder"), "{text}");
+    // What every page once said of how it is read is one link away, on the about page.
+    let about = text_of(&read(&site, "about/index.html"));
+    for moved in [
+        "From allowed-tools in the SKILL.md frontmatter.",
+        "From URLs in SKILL.md, links to its own repository left out.",
+        "Four characters a token",
+        "A static check of SKILL.md and every text file in its folder, not a guarantee",
+        "headings moved down two levels",
+        "Stars are the repository's",
+    ] {
+        assert!(about.contains(moved), "missing {moved:?} in:\n{about}");
+    }
     // The raw file is published beside the page, byte for byte.
     let raw = std::fs::read(site.join("HKUDS/OpenSpace/code-exec-fallback/SKILL.md")).unwrap();
     let original = std::fs::read(
@@ -202,7 +212,12 @@ fn every_skill_page_has_every_section_in_the_reference_order() {
             assert!(at > last, "{}: {section} out of order", entry.path().display());
             last = at;
         }
-        assert!(html.contains("class=source-line"), "{}: no source line", entry.path().display());
+        // How each part is read is said once, on the about page every skill page links to.
+        assert!(
+            html.contains("href=../../../about/#machine>"),
+            "{}: no link to how it is read",
+            entry.path().display()
+        );
         // No section is kept only to say that it has nothing to say.
         for empty in ["gives no example prompts", "lists no requirements", "says no more than its description"] {
             assert!(!html.contains(empty), "{}: {empty}", entry.path().display());

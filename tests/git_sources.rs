@@ -82,7 +82,7 @@ fn a_work_tree_gives_the_commit_and_the_dates() {
         assert!(alpha.contains(&expected), "missing {expected:?} in:\n{alpha}");
     }
     // Links name the commit, not HEAD.
-    assert!(alpha_html.contains(&format!("https://github.com/acme/skills/blob/{head}/skills/alpha/SKILL.md")));
+    assert!(alpha_html.contains(&format!("https://github.com/acme/skills/tree/{head}/skills/alpha")), "folder link");
     assert!(alpha_html.contains(&format!("https://github.com/acme/skills/blob/{head}/LICENSE")), "licence link");
     assert!(!alpha_html.contains("/blob/HEAD/"));
     assert!(alpha.contains("Last change March 1, 2026"), "{alpha}");

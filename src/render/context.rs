@@ -57,8 +57,6 @@ pub struct TopicLink {
 pub struct FileRow {
     pub path: String,
     pub size: String,
-    /// `None` without a repository.
-    pub href: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -90,6 +88,9 @@ pub struct Capabilities {
     pub commands: Vec<String>,
     pub urls: Vec<String>,
     pub credential_names: Vec<String>,
+    /// What SKILL.md holds none of, as one sentence ("SKILL.md holds no shell commands and no
+    /// URLs."), so that each empty kind is not a box of its own; empty when it holds every kind.
+    pub absent: String,
 }
 
 /// One scanner finding as the Safety section lists it.
@@ -255,7 +256,6 @@ pub struct SkillCtx {
     pub tags: Vec<TopicLink>,
     pub works_with: Vec<TopicLink>,
     pub categories: Vec<TopicLink>,
-    pub source_line: String,
     /// Identical copies of the folder elsewhere in the catalog, when there are any.
     pub copies: Option<CopiesCtx>,
     /// The catalog editors' words, when they wrote any or list the owner's badge.
@@ -476,6 +476,15 @@ pub struct ReposPage {
 pub struct AgentsPage {
     pub site: SiteCtx,
     pub agents: Vec<crate::agents::AgentInstall>,
+}
+
+/// How each part of a skill page is read: the explanations every page links to instead of
+/// repeating them.
+#[derive(Debug, Clone, Serialize)]
+pub struct AboutPage {
+    pub site: SiteCtx,
+    /// The catalog's text limit ("4.0 KB"), when long SKILL.md texts are cut.
+    pub text_limit: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -212,7 +212,7 @@ pub fn api_skill_input<'a>(catalog: &'a Catalog, facts: &FactKeys<'a>, i: usize)
         skill,
         repo,
         topics: &catalog.relations.topics[i],
-        similar: catalog.relations.similar[i].iter().map(|m| SkillId::of(catalog, m.index)).collect(),
+        similar: super::page_input::shown_similar(catalog, i).iter().map(|m| SkillId::of(catalog, m.index)).collect(),
     }
 }
 

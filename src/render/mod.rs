@@ -9,6 +9,7 @@ pub mod context;
 pub mod facets;
 pub mod feeds;
 pub mod figures;
+mod indent;
 pub mod keys;
 pub mod listing;
 pub mod markdown;
@@ -51,6 +52,7 @@ const TEMPLATES: &[(&str, &str)] = &[
     ("owner.html", include_str!("../../templates/owner.html")),
     ("skill_fallback.html", include_str!("../../templates/skill_fallback.html")),
     ("agents.html", include_str!("../../templates/agents.html")),
+    ("about.html", include_str!("../../templates/about.html")),
 ];
 const STATIC_FILES: &[(&str, &[u8])] = &[
     ("static/style.css", include_bytes!("../../static/style.css")),
@@ -110,6 +112,9 @@ impl Renderer {
                     None => static_files.push((rel, bytes)),
                 }
             }
+        }
+        for (_, text) in &mut templates {
+            *text = indent::trim_indentation(text);
         }
         let mut identity = blake3::Hasher::new();
         identity.update(&program);
@@ -228,7 +233,7 @@ pub fn render_site(
         title: catalog.config.title.clone(),
         description: catalog.config.description.clone(),
         root: urls::path_to_root(page_dir),
-        canonical: urls::absolute(&catalog.config.base_url, page_dir),
+        canonical: urls::canonical(&catalog.config.base_url, page_dir),
         version: env!("CARGO_PKG_VERSION"),
         has_report: !catalog.diagnostics.is_empty(),
         has_feed,
@@ -464,6 +469,16 @@ pub fn render_site(
             };
             renderer.page(out, "agents/index.html", "agents.html", &agents_page)?;
             dirs.push("agents/".into());
+            let about_page = AboutPage {
+                site: site("about/"),
+                text_limit: catalog
+                    .config
+                    .publish
+                    .text_limit_for(catalog.skills.len())
+                    .map(|limit| urls::file_size(limit as u64)),
+            };
+            renderer.page(out, "about/index.html", "about.html", &about_page)?;
+            dirs.push("about/".into());
             Ok(dirs)
         },
         || search::write_index(catalog, &all, &renderer.program, out),

@@ -17,7 +17,9 @@ use super::shown::{Shown, ShownOf};
 use super::topics::{TopicIndex, TopicKind};
 
 /// How many cards "More from <repo>" shows.
-const MORE_FROM_REPO: usize = 6;
+const MORE_FROM_REPO: usize = 3;
+/// How many similar skills a page compares itself with.
+const SIMILAR_SHOWN: usize = 4;
 
 /// What every page's frame is made of: the site's context as the root page has it, and the
 /// base URL that a page's canonical address is made from.
@@ -33,7 +35,7 @@ impl Frame {
     pub fn site_at(&self, dir: &str, canonical: &str) -> SiteCtx {
         SiteCtx {
             root: super::urls::path_to_root(dir),
-            canonical: super::urls::absolute(&self.base_url, canonical),
+            canonical: super::urls::canonical(&self.base_url, canonical),
             ..self.site.clone()
         }
     }
@@ -180,7 +182,7 @@ impl<'a> Sources<'a> {
             canonical,
             this: self.shown.of(index),
             more_from_repo: ShownList { shown: self.shown, items: more_from_repo(catalog, index) },
-            similar: ShownList { shown: self.shown, items: &catalog.relations.similar[index] },
+            similar: ShownList { shown: self.shown, items: shown_similar(catalog, index) },
             topics: LinkedTopics { topics: &catalog.relations.topics[index], topic_index: self.topic_index },
             tokens: TokenPlace::new(self.token_scale, skill.analysis.cost.tokens),
             editors: editors(catalog, index),
@@ -188,11 +190,17 @@ impl<'a> Sources<'a> {
     }
 }
 
+/// The similar skills a page shows and the API lists, best first.
+pub fn shown_similar(catalog: &Catalog, index: usize) -> &[crate::relate::similar::Match] {
+    let similar = &catalog.relations.similar[index];
+    similar.get(..SIMILAR_SHOWN).unwrap_or(similar)
+}
+
 /// The other skills of the skill's repository shown under "More from", nearest first (the
 /// repository's own ranking by the similar skills' measure, `relate`'s): those the similar
 /// skills already show are left out, so that no card is on the page twice.
 fn more_from_repo(catalog: &Catalog, index: usize) -> Vec<usize> {
-    let similar = &catalog.relations.similar[index];
+    let similar = shown_similar(catalog, index);
     catalog.relations.same_repo[index]
         .iter()
         .copied()

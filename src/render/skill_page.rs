@@ -112,10 +112,6 @@ fn skill_ctx(input: &SkillPageInput) -> crate::error::Result<SkillCtx> {
         intro.extend(body.intro.iter().filter(|p| **p != skill.description).cloned());
     }
 
-    let read_at = match repo.facts.short_commit() {
-        Some(commit) => format!("at commit {commit}"),
-        None => "as found in its source folder".to_string(),
-    };
     let holder = license.holder.clone().unwrap_or_else(|| repo.id.owner.clone());
     let attribution = match license.spdx.as_deref() {
         Some(id) => format!("© {holder}, {id}"),
@@ -144,7 +140,7 @@ fn skill_ctx(input: &SkillPageInput) -> crate::error::Result<SkillCtx> {
             String::new()
         },
         cut,
-        frontmatter: frontmatter_rows(&page.frontmatter),
+        frontmatter: frontmatter_rows(&page.frontmatter, &skill.name, &skill.description),
         raw_href: repo
             .file_raw_url(&format!("{in_folder}{}", skill.dir.skill_file))
             .unwrap_or_else(|| "SKILL.md".to_string()),
@@ -166,7 +162,7 @@ fn skill_ctx(input: &SkillPageInput) -> crate::error::Result<SkillCtx> {
         .files
         .iter()
         .take(FILES_LISTED)
-        .map(|f| FileRow { path: f.path.clone(), size: file_size(f.size), href: at_source(&f.path) })
+        .map(|f| FileRow { path: f.path.clone(), size: file_size(f.size) })
         .collect();
 
     let more_from_repo = input.more_from_repo.iter().map(|other| other.card()).collect();
@@ -252,6 +248,7 @@ fn skill_ctx(input: &SkillPageInput) -> crate::error::Result<SkillCtx> {
             commands: caps.commands.clone(),
             urls: caps.urls.clone(),
             credential_names: caps.credential_names.clone(),
+            absent: absent_capabilities(caps),
         },
         safety,
         tokens: compact_count(cost.tokens),
@@ -268,10 +265,6 @@ fn skill_ctx(input: &SkillPageInput) -> crate::error::Result<SkillCtx> {
         categories,
         copies,
         editors,
-        source_line: format!(
-            "Source: {} on GitHub. Facts on this page come from the repository {read_at}; the author's words are quoted as theirs.",
-            repo.id.full()
-        ),
         title,
     })
 }
@@ -464,15 +457,35 @@ fn withheld_reason(license: &crate::analyze::License) -> String {
     }
 }
 
-fn frontmatter_rows(fm: &crate::parse::frontmatter::Frontmatter) -> Vec<KeyValue> {
+/// The kinds of capability SKILL.md shows none of, as a sentence.
+fn absent_capabilities(caps: &crate::analyze::Capabilities) -> String {
+    let absent: Vec<String> = [
+        (caps.commands.is_empty(), "no shell commands"),
+        (caps.urls.is_empty(), "no URLs"),
+        (caps.credential_names.is_empty(), "no names of API keys, tokens, secrets or passwords"),
+    ]
+    .into_iter()
+    .filter(|(empty, _)| *empty)
+    .map(|(_, words)| words.to_string())
+    .collect();
+    if absent.is_empty() {
+        String::new()
+    } else {
+        format!("SKILL.md holds {}.", list_with_more(&absent, absent.len(), "kind"))
+    }
+}
+
+/// The frontmatter's fields as rows, but for a name and a description the page's head already
+/// shows as they are written.
+fn frontmatter_rows(fm: &crate::parse::frontmatter::Frontmatter, name: &str, description: &str) -> Vec<KeyValue> {
     let mut rows = Vec::new();
     let mut push = |k: &str, v: Option<String>| {
         if let Some(v) = v {
             rows.push(KeyValue { key: k.to_string(), value: v });
         }
     };
-    push("name", fm.name.clone());
-    push("description", fm.description.clone());
+    push("name", fm.name.clone().filter(|n| n != name));
+    push("description", fm.description.clone().filter(|d| d != description));
     push("license", fm.license.clone());
     push("compatibility", fm.compatibility.clone());
     push("allowed-tools", fm.allowed_tools.as_ref().map(|a| a.tools.join(" ")));

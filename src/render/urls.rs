@@ -11,6 +11,12 @@ pub fn absolute(base_url: &str, site_path: &str) -> String {
     format!("{}/{}", base_url.trim_end_matches('/'), site_path.trim_start_matches('/'))
 }
 
+/// A page's canonical address: empty without a base URL, since an address relative to the
+/// host's root would name the wrong page for a site published under a sub-path.
+pub fn canonical(base_url: &str, site_path: &str) -> String {
+    if base_url.is_empty() { String::new() } else { absolute(base_url, site_path) }
+}
+
 /// The kind of file a site path is, by the site's layout: what the build's size report sums.
 pub fn kind_of(path: &str) -> &'static str {
     let segments: Vec<&str> = path.split('/').collect();
@@ -21,7 +27,7 @@ pub fn kind_of(path: &str) -> &'static str {
         ["search", ..] => "search index",
         [".well-known", ..] => "discovery index",
         ["skills" | "categories" | "tags" | "products" | "works-with", ..] => "listings",
-        ["agents" | "report", ..] => "other",
+        ["agents" | "report" | "about", ..] => "other",
         ["repos" | "owners", _, ..] => "repository and owner listings",
         [_, _, _, file] if file.ends_with(".tar.gz") => "skill archives",
         [_, _, _, "SKILL.md"] => "SKILL.md copies",
