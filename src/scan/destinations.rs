@@ -172,6 +172,45 @@ pub fn kind_of(host_and_path: &str) -> Option<&'static str> {
     KINDS.get(i).map(|(kind, _)| *kind)
 }
 
+/// What stands for a download's address when its command names none but reads a variable.
+pub const URL_IN_A_VARIABLE: &str = "(a URL in a variable)";
+
+/// Whether a download's address, as a command spells it, names no host that code could come
+/// from: none at all (`curl ... | sh`, `curl [url] | sh`), a name reserved for examples
+/// (`example.com`, `*.test`, `*.invalid`, `localhost`), a loopback or documentation address,
+/// a defanged one (`evil[.]com`, `hxxp://`), or a placeholder holding characters no host name
+/// can (`<host>`, `{lhost}`, `ATTACKER_IP`). Read from the address alone: words around it
+/// change nothing, and an address in a variable, a public IP or any registrable name is
+/// reachable.
+pub fn names_no_reachable_host(url: &str) -> bool {
+    if url == URL_IN_A_VARIABLE || url.contains('$') {
+        return false;
+    }
+    let lower = url.to_ascii_lowercase();
+    if lower.starts_with("hxxp") {
+        return true;
+    }
+    let rest = lower.split_once("://").map_or(lower.as_str(), |(_, rest)| rest);
+    let rest = rest.rsplit_once('@').filter(|(user, _)| !user.contains('/')).map_or(rest, |(_, host)| host);
+    let host = rest.split(['/', '?']).next().unwrap_or("");
+    let host =
+        host.rsplit_once(':').filter(|(_, port)| port.bytes().all(|b| b.is_ascii_digit())).map_or(host, |(h, _)| h);
+    if !host.bytes().any(|b| b.is_ascii_alphanumeric()) || host.contains("[.]") || host.contains("(.)") {
+        return true;
+    }
+    if host.bytes().any(|b| matches!(b, b'<' | b'>' | b'{' | b'}' | b'[' | b']' | b'#' | b'_' | b'*')) {
+        return true;
+    }
+    if let Ok(ip) = host.parse::<std::net::Ipv4Addr>() {
+        return ip.is_loopback() || ip.is_documentation() || ip.is_unspecified();
+    }
+    let top = host.trim_end_matches('.').rsplit('.').next().unwrap_or("");
+    let reserved_second = ["example.com", "example.net", "example.org"]
+        .iter()
+        .any(|name| host == *name || host.ends_with(&format!(".{name}")));
+    reserved_second || matches!(top, "example" | "test" | "invalid" | "localhost")
+}
+
 /// Loopback, private, link-local and documentation ranges are a developer's own machines.
 fn is_public_ip(host_and_path: &str) -> bool {
     let host = host_and_path.split(['/', ':']).next().unwrap_or("");
@@ -209,6 +248,40 @@ mod tests {
         assert_eq!(find("https://example.com?u=a.ngrok.io"), None);
         assert_eq!(find("wss://a.b.trycloudflare.com:8443/s").map(|k| k.0), Some("a tunnel"));
         assert_eq!(find("https://x.duckdns.org").map(|k| k.0), Some("dynamic DNS"));
+    }
+
+    #[test]
+    fn placeholder_addresses_reach_no_host() {
+        for url in [
+            "",
+            "...",
+            "[url]",
+            "https://example.com/install.sh",
+            "http://pool.example.net:3333",
+            "https://get.tool.test/x",
+            "http://localhost:8080/setup.sh",
+            "http://127.0.0.1:1355/x",
+            "https://evil[.]com/payload",
+            "hxxp://evil.com/x",
+            "http://<your-host>/install.sh",
+            "http://{lhost}:{lport}/s",
+            "https://ATTACKER_IP/x",
+            "http://192.0.2.4/x",
+        ] {
+            assert!(names_no_reachable_host(url), "{url:?} names no reachable host");
+        }
+        for url in [
+            URL_IN_A_VARIABLE,
+            "$URL",
+            "https://${HOST}/x",
+            "https://attacker.com/x.sh",
+            "https://canifi.com/skills/a/install.sh",
+            "http://45.77.10.2/x",
+            "evil.com/x.sh",
+            "https://user@evil.example.org.attacker.net/x",
+        ] {
+            assert!(!names_no_reachable_host(url), "{url:?} is reachable");
+        }
     }
 
     /// What a URL is, as a regex: [`urls`] must find what it finds.

@@ -213,6 +213,17 @@ pub(super) fn url_of(args: &[Word]) -> Option<&str> {
     })
 }
 
+/// The address a download reads, as its command spells it: its URL, or
+/// [`URL_IN_A_VARIABLE`](crate::scan::destinations::URL_IN_A_VARIABLE) when it names none but
+/// reads a variable, or nothing.
+pub(super) fn download_source(args: &[Word]) -> String {
+    match url_of(args) {
+        Some(url) => url.to_string(),
+        None if args.iter().any(|w| w.text.contains('$')) => crate::scan::destinations::URL_IN_A_VARIABLE.to_string(),
+        None => String::new(),
+    }
+}
+
 /// `host/path` of a URL, lower-cased.
 pub(super) fn host_and_path(url: &str) -> String {
     let rest = url.split_once("://").map_or(url, |(_, r)| r);
@@ -323,7 +334,7 @@ pub(super) fn script_downloads(script: &Script) -> Option<String> {
         .iter()
         .filter_map(invocation)
         .find(|inv| is_downloader(inv) && downloads_to_stdout(inv))
-        .map(|inv| url_of(inv.args).unwrap_or("").to_string())
+        .map(|inv| download_source(inv.args))
 }
 
 pub(super) fn script_decodes(script: &Script) -> bool {

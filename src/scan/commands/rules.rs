@@ -50,10 +50,10 @@ pub(super) fn pipeline_rules(sink: &mut Sink, stages: &[Command], mode: Mode) {
         if runs_stdin(later, mode) {
             for earlier in invs.iter().take(j).flatten() {
                 if is_downloader(earlier) && downloads_to_stdout(earlier) {
-                    let url = url_of(earlier.args).unwrap_or("(a URL in a variable)");
+                    let url = download_source(earlier.args);
                     report_download(
                         sink,
-                        url,
+                        &url,
                         start,
                         end,
                         &format!("downloads {url} and pipes it into {}", later.name),
@@ -91,6 +91,8 @@ pub(super) fn pipeline_rules(sink: &mut Sink, stages: &[Command], mode: Mode) {
 pub(super) fn report_download(sink: &mut Sink, url: &str, start: usize, end: usize, message: &str) {
     if is_installer(url) {
         sink.report("remote-code-installer", start, end, format!("{message} (a well-known installer)"));
+    } else if crate::scan::destinations::names_no_reachable_host(url) {
+        sink.report("remote-code-placeholder", start, end, format!("{message} (an address no host answers to)"));
     } else {
         sink.report("remote-code-run", start, end, message.to_string());
     }

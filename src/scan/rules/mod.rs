@@ -55,6 +55,18 @@ const TABLE: &[Rule] = &[
         suppressible: true,
         once_per_file: false,
     },
+    Rule {
+        id: "remote-code-placeholder",
+        category: Category::RemoteCode,
+        severity: Severity::Medium,
+        title: "Pipes a download from a placeholder address into a shell",
+        why: "The address names no host that code could come from (none at all, a name reserved for examples, a loopback or defanged address, a placeholder): as written it runs nothing from the network, but a copy with the blank filled in runs unreviewed code.",
+        fix: "Name the real installer's address, pinned to a version, or describe the step in words.",
+        scope: Scope::Code,
+        patterns: &[],
+        suppressible: true,
+        once_per_file: false,
+    },
     // ---- Credentials ----
     Rule {
         id: "credential-file-read",

