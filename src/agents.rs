@@ -99,16 +99,8 @@ pub struct AgentInstall {
     pub options: Vec<InstallOption>,
 }
 
-/// A piece of a command as a page shows it: text, or the agent's folder, which the page swaps
-/// for the folder of the agent chosen.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct Piece {
-    pub text: String,
-    pub is_dir: bool,
-}
-
-/// A skill page's install block: the first agent's first way and its copy by hand, filled in;
-/// and, for the page's script, the value of every placeholder the agents' templates hold
+/// A skill page's install block: the first agent's first way, filled in; and, for the page's
+/// script (which also offers the copy by hand for the agent chosen), the value of every placeholder the agents' templates hold
 /// (`static/agents.json`), as filling them puts them in: the script swaps names for values and
 /// knows no quoting, so what it shows for any agent is what the build would.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -117,8 +109,6 @@ pub struct InstallBlock {
     pub agent_name: String,
     /// The first agent's first way of its own, or its copy by hand when it has none.
     pub first: InstallOption,
-    /// The copy by hand into the first agent's folder, the folder marked.
-    pub copy: Vec<Piece>,
     /// Each placeholder of the skill and its value, as [`fill`] puts it.
     pub values: Vec<(&'static str, String)>,
 }
@@ -177,7 +167,6 @@ impl AgentTable {
             agent_id: agent.id.clone(),
             agent_name: agent.name.clone(),
             first: self.own_ways(agent, vars).next().unwrap_or_else(|| self.copy_way(agent, vars)),
-            copy: pieces(&self.copy.command, vars, agent),
             values: SKILL_PLACEHOLDERS.iter().filter_map(|&name| Some((name, value(name, vars)?))).collect(),
         })
     }
@@ -192,26 +181,12 @@ impl AgentTable {
                 let mut ways: Vec<serde_json::Value> = (agent.install.iter())
                     .map(|t| serde_json::json!({ "command": t.command, "note": t.note, "needs_path": t.needs_path }))
                     .collect();
-                ways.push(serde_json::json!({ "command": self.copy.command, "note": agent.copy_note, "needs_path": false }));
+                ways.push(serde_json::json!({ "command": self.copy.command, "note": agent.copy_note, "needs_path": false, "by_hand": true }));
                 serde_json::json!({ "id": agent.id, "name": agent.name, "project_dir": agent.project_dir, "ways": ways })
             })
             .collect();
         serde_json::json!({ "agents": agents }).to_string()
     }
-}
-
-/// `template` filled in for `agent`, cut at each `{project_dir}`, which is a piece of its own.
-fn pieces(template: &str, vars: &InstallVars, agent: &Agent) -> Vec<Piece> {
-    let mut out = Vec::new();
-    for (i, part) in template.split("{project_dir}").enumerate() {
-        if i > 0 {
-            out.push(Piece { text: agent.project_dir.clone(), is_dir: true });
-        }
-        if !part.is_empty() {
-            out.push(Piece { text: fill(part, vars, agent), is_dir: false });
-        }
-    }
-    out
 }
 
 /// The value a skill's placeholder is filled with (quoted for the shell where it is a word);

@@ -10,16 +10,16 @@
     copy.querySelectorAll("[aria-hidden=true]").forEach(function (node) { node.remove(); });
     return copy.textContent;
   }
-  document.querySelectorAll(".cmd button.copy").forEach(function (button) {
-    var code = button.parentNode.querySelector("code");
+  document.querySelectorAll(".cmd button.copy").forEach(function (button) { button.hidden = false; });
+  // One listener for every button, those the install block adds later included.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest(".cmd button.copy");
+    var code = button && button.parentNode.querySelector("code");
     if (!code) return;
-    button.hidden = false;
-    button.addEventListener("click", function () {
-      navigator.clipboard.writeText(shownText(code)).then(
-        function () { flash(button, "Copied"); },
-        function () { flash(button, "Press Ctrl+C"); }
-      );
-    });
+    navigator.clipboard.writeText(shownText(code)).then(
+      function () { flash(button, "Copied"); },
+      function () { flash(button, "Press Ctrl+C"); }
+    );
   });
   function flash(button, text) {
     var old = button.textContent;
@@ -29,7 +29,9 @@
 })();
 
 // The install block: the agent is picked from the agents' table (static/agents.json), and the
-// choice is kept in localStorage by the agent's id for every skill page. The page carries the
+// choice is kept in localStorage by the agent's id for every skill page. The copy of the folder
+// by hand for the agent chosen is added from the same table (the agents page has it without
+// script). The page carries the
 // value of each placeholder of the templates, filled as the build fills them (quoted where the
 // shell needs it), so the script only puts values for names: the command shown for any agent is
 // the one the build would write. Without script, the first agent's command is shown and the
@@ -61,6 +63,40 @@
     code.textContent = text;
     if (prompt) code.insertBefore(prompt, code.firstChild);
   }
+  var byHand = null;
+  // A disclosure holding the agent's copy by hand, made once and filled for each agent.
+  function showByHand(agent) {
+    var way = agent.ways.filter(function (w) { return w.by_hand; })[0];
+    if (!byHand) {
+      byHand = document.createElement("details");
+      byHand.className = "more-cmds";
+      var summary = document.createElement("summary");
+      summary.textContent = "Copy the folder by hand";
+      var cmd = document.createElement("div");
+      cmd.className = "cmd";
+      var pre = document.createElement("pre");
+      pre.tabIndex = 0;
+      var code = document.createElement("code");
+      var ps1 = document.createElement("span");
+      ps1.className = "ps1";
+      ps1.setAttribute("aria-hidden", "true");
+      ps1.textContent = "$ ";
+      code.appendChild(ps1);
+      pre.appendChild(code);
+      var copy = document.createElement("button");
+      copy.type = "button";
+      copy.className = "copy";
+      copy.textContent = "Copy";
+      copy.hidden = !navigator.clipboard;
+      cmd.appendChild(pre);
+      cmd.appendChild(copy);
+      byHand.appendChild(summary);
+      byHand.appendChild(cmd);
+      block.appendChild(byHand);
+    }
+    byHand.hidden = !way;
+    if (way) setCommand(byHand.querySelector("code"), fill(way.command, agent));
+  }
   function show(agents, id) {
     var agent = agents.filter(function (a) { return a.id === id; })[0];
     if (!agent) return false;
@@ -69,7 +105,7 @@
     if (note) note.textContent = fill(way.note, agent);
     block.querySelectorAll(".agent-name").forEach(function (node) { node.textContent = agent.name; });
     if (how) how.setAttribute("href", how.getAttribute("href").replace(/#.*$/, "#" + agent.id));
-    block.querySelectorAll("span.dir").forEach(function (node) { node.textContent = agent.project_dir; });
+    showByHand(agent);
     select.value = agent.id;
     return true;
   }
@@ -86,7 +122,7 @@
     });
     var saved = null;
     try { saved = localStorage.getItem(KEY); } catch (e) { saved = null; }
-    if (saved) show(agents, saved);
+    if (!(saved && show(agents, saved))) showByHand(agents[0]);
     select.value = select.value || agents[0].id;
     select.hidden = false;
     select.addEventListener("change", function () {

@@ -120,11 +120,11 @@ fn the_skill_page_opens_with_its_summary_and_says_each_fact_once() {
     // Every question the FAQ asked is answered by a section above, so there is none, and no
     // FAQPage structured data without visible questions and answers to match it.
     assert!(!html.contains("id=faq") && !html.contains("FAQPage"));
-    // One command in view, the first agent's; the copy by hand behind a disclosure, and every
-    // agent's ways one link away.
+    // One command in view, the first agent's, and every agent's ways one link away: the copy by
+    // hand is the page script's, from the agents' table, and on the agents page without it.
     let install = &main[main.find("id=install").unwrap()..main.find("id=facts").unwrap()];
-    let more = install.find("<details class=more-cmds").expect("the copy by hand behind a disclosure");
-    assert_eq!(install[..more].matches("<div class=cmd").count(), 1, "{install}");
+    assert_eq!(install.matches("<div class=cmd").count(), 1, "{install}");
+    assert!(!install.contains("git clone"), "{install}");
     assert!(text_of(install).contains("-a claude-code") && install.contains("agents/#claude-code"), "{install}");
 }
 
@@ -244,6 +244,8 @@ fn every_agent_in_the_table_has_its_ways_a_search_filter_and_a_place_in_the_api(
         assert!(page.contains(&agent.docs), "{} links its documentation", agent.id);
         let picked = script["agents"].as_array().unwrap().iter().find(|a| a["id"] == agent.id.as_str());
         assert!(picked.is_some_and(|a| !a["ways"].as_array().unwrap().is_empty()), "{} can be picked", agent.id);
+        let by_hand = picked.unwrap()["ways"].as_array().unwrap().iter().filter(|w| w["by_hand"] == true).count();
+        assert_eq!(by_hand, 1, "{} has one copy by hand for the page's script", agent.id);
         assert!(search.contains(&format!(">{}</option>", agent.name)), "{} is a search filter", agent.id);
         // A compatibility that names no agent: every agent of the table.
         assert!(k8s["agents"].as_array().unwrap().iter().any(|a| a == agent.id.as_str()), "{}", agent.id);

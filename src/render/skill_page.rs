@@ -216,7 +216,8 @@ fn skill_ctx(input: &SkillPageInput) -> crate::error::Result<SkillCtx> {
             }
             names => crate::plural::count(names.len(), "agent"),
         },
-        agent_names: agent_names.join(", "),
+        // "All 11 agents" names them on the agents page the install block links.
+        agent_names: if agent_names.len() == AGENTS.agents.len() { String::new() } else { agent_names.join(", ") },
     };
 
     Ok(SkillCtx {
