@@ -94,10 +94,10 @@ impl PublishConfig {
     /// registries, and at 60,000 skills shown whole they alone are half of GitHub Pages' 1 GB.
     pub const TEXT_LIMIT: usize = 4_000;
     /// The catalog size above which pages show less of each text: past it, 4,000 bytes of each
-    /// text and a page's other 14 KB put a catalog past GitHub Pages' 1 GB.
+    /// text and a page's other 11 KB put a catalog past GitHub Pages' 1 GB.
     pub const LARGE_CATALOG: usize = 30_000;
     /// The text shown on a page of a catalog of more than [`PublishConfig::LARGE_CATALOG`] skills.
-    pub const LARGE_TEXT_LIMIT: usize = 2_000;
+    pub const LARGE_TEXT_LIMIT: usize = 1_500;
 
     /// The most bytes of SKILL.md a page of a catalog of `skills` shows; `None`: all of it.
     pub fn text_limit_for(&self, skills: usize) -> Option<usize> {
