@@ -33,9 +33,14 @@ const TABLE: &[Rule] = &[
         fix: "Download the script to a file, check its hash or signature, review it, then run it; or install the tool from a package manager.",
         scope: Scope::Code,
         patterns: &[
+            // PowerShell runs a download only where the two are one expression: the download as
+            // iex's argument, or piped into it. Both words on one line (a detection query, a
+            // list of strings, a regex alternation) name the technique; they do not use it.
             p(&[
-                r"\b(iex|invoke-expression)\b",
-                r"(downloadstring|\biwr\b|\birm\b|invoke-webrequest|invoke-restmethod|net\.webclient)",
+                r"\b(iex|invoke-expression)\s*\(?\s*\(?\s*(\(\s*new-object\s+(system\.)?net\.webclient\s*\)\s*\.\s*download(string|data)|iwr\b|irm\b|invoke-webrequest|invoke-restmethod)",
+            ]),
+            p(&[
+                r"(\biwr\b|\birm\b|invoke-webrequest|invoke-restmethod|\.download(string|data)\s*\([^)|]*\))[^|;\n]*\|\s*(iex|invoke-expression)\b",
             ]),
             p(&[r"\bexec\s*\(\s*(requests\.get|urllib\.request\.urlopen|urlopen)\s*\("]),
             p(&[r"\beval\s*\(\s*await\s*\(?\s*(await\s+)?fetch\s*\("]),
@@ -257,7 +262,9 @@ const TABLE: &[Rule] = &[
             p(&[r"\beval\s*\(\s*(atob|buffer\.from|unescape|string\.fromcharcode)\s*\("]),
             p(&[r"\bnew\s+function\s*\(\s*(atob|buffer\.from)\s*\("]),
             p(&[r"\b(powershell|pwsh)(\.exe)?\b.*\s-(encodedcommand|enc|ec|e)\s+[a-z0-9+/=]{16,}"]),
-            p(&[r"\b(iex|invoke-expression)\b", r"frombase64string"]),
+            p(&[
+                r"\b(iex|invoke-expression)\s*\(?\s*(\[\s*(system\.)?text\.encoding\s*\]\s*::\s*\w+\s*\.\s*getstring\s*\(\s*)?\[\s*(system\.)?convert\s*\]\s*::\s*frombase64string",
+            ]),
         ],
         suppressible: true,
         once_per_file: false,
