@@ -66,9 +66,16 @@ impl<'a> Sink<'a> {
     }
 
     /// Reports at `at`, showing the line `line_start..line_end` it is on.
-    pub fn report_line(&mut self, id: &'static str, at: usize, line_start: usize, line_end: usize, message: String) {
+    pub fn report_line(
+        &mut self,
+        id: &'static str,
+        severity: Option<Severity>,
+        at: usize,
+        (line_start, line_end): (usize, usize),
+        message: String,
+    ) {
         let rule = rules::known(id);
-        self.push(rule, rule.severity, at, line_start, line_end, message);
+        self.push(rule, severity.unwrap_or(rule.severity), at, line_start, line_end, message);
     }
 
     /// Reports at `at`, showing `shown` instead of the file's text (secrets are masked).

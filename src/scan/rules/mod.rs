@@ -11,6 +11,10 @@ mod system;
 mod types;
 
 pub use types::*;
+/// The cloud instance metadata service's addresses and paths.
+const METADATA_ADDRESS: &str = r"(169\.254\.169\.254|169\.254\.170\.2\b|\bmetadata\.google\.internal\b|/computemetadata/v1|/latest/meta-data\b|\bfd00:ec2::254\b)";
+/// A program or call that makes a request: what turns an address on a line into a request.
+const HTTP_CLIENT: &str = r"(\b(curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod|urlopen|httpx|aiohttp|axios|webclient|httpclient|nc|ncat)\b|\brequests\.(get|post|put|request|session)\b|\bhttps?\.(get|request)\s*\(|\bfetch\s*\(|\burllib\b|net/http)";
 const CRED_PATH: &str = r#"(\.ssh/id_[a-z0-9_]+|\.ssh/[^\s'"]*_key\b|\.aws/credentials|\.netrc\b|_netrc\b|\.pgpass\b|\.gnupg\b|\.git-credentials|\.docker/config\.json|\.kube/config\b|/etc/shadow\b|login\s?data|cookies\.sqlite|logins\.json|key4\.db|\.password-store|keychains?/)"#;
 const READ_FN: &str = r#"(\bopen\s*\(|read_text\s*\(|read_bytes\s*\(|readfile(sync)?\s*\(|\bget-content\b|file\.read\b|fs\.read|\breadlines\s*\()"#;
 const SEND_FN: &str = r#"(requests\.(post|put|patch|get)\s*\(|httpx\.(post|put|get)\s*\(|urlopen\s*\(|\bfetch\s*\(|axios(\.post|\.put)?\s*\(|http\.request\s*\(|invoke-(webrequest|restmethod)|xmlhttprequest|sendbeacon)"#;
@@ -433,12 +437,10 @@ const TABLE: &[Rule] = &[
         category: Category::Credentials,
         severity: Severity::High,
         title: "Reaches the cloud instance metadata service",
-        why: "The instance metadata addresses (169.254.169.254, metadata.google.internal and their paths) hand the machine's cloud credentials to any process that asks; a skill has no reason to query them.",
+        why: "The instance metadata addresses (169.254.169.254, metadata.google.internal and their paths) hand the machine's cloud credentials to any process that asks; a skill has no reason to query them. A line that names the address without a request to it (a deny-list, a firewall rule, a payload described) is a note.",
         fix: "Remove it; if the task needs the cloud, use the provider's SDK and its own credential chain.",
         scope: Scope::Code,
-        patterns: &[p(&[
-            r"(169\.254\.169\.254|169\.254\.170\.2\b|\bmetadata\.google\.internal\b|/computemetadata/v1|/latest/meta-data\b|\bfd00:ec2::254\b)",
-        ])],
+        patterns: &[p(&[METADATA_ADDRESS, HTTP_CLIENT]), p_named(Severity::Medium, &[METADATA_ADDRESS])],
         suppressible: true,
         once_per_file: false,
     },

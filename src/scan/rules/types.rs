@@ -90,10 +90,20 @@ pub enum Scope {
 #[derive(Debug, Clone, Copy)]
 pub struct Pattern {
     pub all: &'static [&'static str],
+    /// The severity its findings have, when not the rule's: a line that only names what a rule
+    /// is about (an address in a deny-list) is a lower tier of evidence than one that acts on
+    /// it. A rule lists such a pattern after the ones that act, which share its first regex:
+    /// where both match, the finding is theirs.
+    pub severity: Option<Severity>,
 }
 
 pub(crate) const fn p(all: &'static [&'static str]) -> Pattern {
-    Pattern { all }
+    Pattern { all, severity: None }
+}
+
+/// A line pattern whose findings are `severity`, below its rule's (see [`Pattern::severity`]).
+pub(crate) const fn p_named(severity: Severity, all: &'static [&'static str]) -> Pattern {
+    Pattern { all, severity: Some(severity) }
 }
 
 #[derive(Debug, Clone)]
