@@ -38,8 +38,6 @@ static URL: LazyLock<Regex> = LazyLock::new(|| Regex::new(r#"https?://[^\s<>"'`)
 static CREDENTIAL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*(?:_API_KEY|_TOKEN|_SECRET|_KEY|_PASSWORD)\b").unwrap()
 });
-/// Separators between simple commands in a shell line.
-static SHELL_SPLIT: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\|\||&&|[|;&]|\$\(|`").unwrap());
 
 pub fn capabilities(skill: &ParsedSkill, repo: &RepoId) -> Capabilities {
     // (line, command) from code blocks and inline code, then in document order.
@@ -106,12 +104,16 @@ fn commands_in_line(line: &str, is_shell: bool) -> Vec<String> {
     if line.starts_with('#') || line.is_empty() {
         return Vec::new();
     }
-    let segments: Vec<&str> = if is_shell { SHELL_SPLIT.split(line).collect() } else { vec![line] };
+    let segments: Vec<&str> = if is_shell { shell_segments(line) } else { vec![line] };
     let mut found = Vec::new();
     for segment in segments {
         let mut words =
             segment.split_whitespace().skip_while(|w| is_assignment(w) || *w == "sudo" || *w == "exec" || *w == "time");
         let Some(word) = words.next() else { continue };
+        // A quoted first word is a string (an item of a list, a line of a message), not a program.
+        if is_shell && word.starts_with(['"', '\'']) {
+            continue;
+        }
         let word = word.trim_matches(|c| c == '(' || c == ')' || c == '"' || c == '\'');
         let name = word.rsplit('/').next().unwrap_or(word);
         let known = COMMANDS.known.contains(name);
@@ -130,6 +132,62 @@ fn commands_in_line(line: &str, is_shell: bool) -> Vec<String> {
         }
     }
     found
+}
+
+/// A line of shell cut where a new command may start: at `|`, `||`, `&&`, `;` and `&` outside
+/// quotes, and at `$(` and a backquote outside single quotes (a substitution runs inside double
+/// quotes too). What a quoted string holds (`grep -E "a|b"`) is an argument, not a command.
+fn shell_segments(line: &str) -> Vec<&str> {
+    let bytes = line.as_bytes();
+    let (mut single, mut double) = (false, false);
+    // A `$(` opens a command of its own, quotes outside it aside, until its `)`.
+    let mut outer_double: Vec<bool> = Vec::new();
+    let mut segments = Vec::new();
+    let (mut start, mut i) = (0, 0);
+    while let Some(&b) = bytes.get(i) {
+        let cut = match b {
+            b'\\' if !single => {
+                i += 2;
+                continue;
+            }
+            b'\'' if !double => {
+                single = !single;
+                0
+            }
+            b'"' if !single => {
+                double = !double;
+                0
+            }
+            b'`' if !single => 1,
+            b'$' if !single && bytes.get(i + 1) == Some(&b'(') => {
+                outer_double.push(double);
+                double = false;
+                2
+            }
+            b')' if !single && !double && !outer_double.is_empty() => {
+                double = outer_double.pop().unwrap_or(false);
+                0
+            }
+            b'|' | b'&' if !single && !double => {
+                if bytes.get(i + 1) == Some(&b) {
+                    2
+                } else {
+                    1
+                }
+            }
+            b';' if !single && !double => 1,
+            _ => 0,
+        };
+        if cut > 0 {
+            segments.push(line.get(start..i).unwrap_or_default());
+            start = i + cut;
+            i += cut;
+        } else {
+            i += 1;
+        }
+    }
+    segments.push(line.get(start..).unwrap_or_default());
+    segments
 }
 
 fn is_assignment(word: &str) -> bool {
@@ -153,6 +211,14 @@ mod tests {
             "---\nname: a\n---\nRun `python3 x.py`, not `the thing`.\n\n```bash\nFOO=1 docker compose up && jq . | sudo tee x\nif true; then echo hi; fi\n./scripts/run.sh\n```\n\n```\n- Command: \"python3 y.py\"\n```\n",
         );
         assert_eq!(c.commands, ["python3", "docker", "jq", "tee", "./scripts/run.sh"]);
+    }
+
+    #[test]
+    fn quoted_text_is_an_argument_not_a_command() {
+        let c = caps(
+            "---\nname: a\n---\n```bash\npython -m markitdown out.pptx | grep -iE \"xxxx|lorem|ipsum\"\necho 'a; rm -rf x' && date\necho \"today: $(uname -a)\"\nDIR=\"$HOME/$(pwd | sed 's|/|-|g')/x\"\n```\n",
+        );
+        assert_eq!(c.commands, ["python", "grep", "date", "uname", "sed"]);
     }
 
     #[test]
