@@ -172,6 +172,13 @@ pub fn kind_of(host_and_path: &str) -> Option<&'static str> {
     KINDS.get(i).map(|(kind, _)| *kind)
 }
 
+/// `host/path` of a URL, lower-cased: what follows its scheme and any `user@`.
+pub fn host_and_path(url: &str) -> String {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let rest = rest.rsplit_once('@').filter(|(user, _)| !user.contains('/')).map_or(rest, |(_, r)| r);
+    rest.to_ascii_lowercase()
+}
+
 /// What stands for a download's address when its command names none but reads a variable.
 pub const URL_IN_A_VARIABLE: &str = "(a URL in a variable)";
 
@@ -186,13 +193,11 @@ pub fn names_no_reachable_host(url: &str) -> bool {
     if url == URL_IN_A_VARIABLE || url.contains('$') {
         return false;
     }
-    let lower = url.to_ascii_lowercase();
-    if lower.starts_with("hxxp") {
+    if url.get(..4).is_some_and(|scheme| scheme.eq_ignore_ascii_case("hxxp")) {
         return true;
     }
-    let rest = lower.split_once("://").map_or(lower.as_str(), |(_, rest)| rest);
-    let rest = rest.rsplit_once('@').filter(|(user, _)| !user.contains('/')).map_or(rest, |(_, host)| host);
-    let host = rest.split(['/', '?']).next().unwrap_or("");
+    let target = host_and_path(url);
+    let host = target.split(['/', '?']).next().unwrap_or("");
     let host =
         host.rsplit_once(':').filter(|(_, port)| port.bytes().all(|b| b.is_ascii_digit())).map_or(host, |(h, _)| h);
     if !host.bytes().any(|b| b.is_ascii_alphanumeric()) || host.contains("[.]") || host.contains("(.)") {

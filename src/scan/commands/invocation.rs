@@ -224,15 +224,8 @@ pub(super) fn download_source(args: &[Word]) -> String {
     }
 }
 
-/// `host/path` of a URL, lower-cased.
-pub(super) fn host_and_path(url: &str) -> String {
-    let rest = url.split_once("://").map_or(url, |(_, r)| r);
-    let rest = rest.rsplit_once('@').filter(|(user, _)| !user.contains('/')).map_or(rest, |(_, r)| r);
-    rest.to_ascii_lowercase()
-}
-
 pub fn is_installer(url: &str) -> bool {
-    let target = host_and_path(url);
+    let target = crate::scan::destinations::host_and_path(url);
     let host = target.split(['/', ':']).next().unwrap_or("");
     INSTALLER_SOURCES.iter().any(|source| {
         if source.contains('/') {
