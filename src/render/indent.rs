@@ -24,11 +24,8 @@ fn ends_inside_verbatim(line: &str, mut open: bool) -> bool {
     let lower = line.to_ascii_lowercase();
     let mut rest = lower.as_str();
     loop {
-        let next = if open {
-            ["</pre", "</textarea"].iter().filter_map(|tag| rest.find(tag).map(|at| (at, tag.len()))).min()
-        } else {
-            ["<pre", "<textarea"].iter().filter_map(|tag| rest.find(tag).map(|at| (at, tag.len()))).min()
-        };
+        let tags = if open { ["</pre", "</textarea"] } else { ["<pre", "<textarea"] };
+        let next = tags.iter().filter_map(|tag| rest.find(tag).map(|at| (at, tag.len()))).min();
         let Some((at, len)) = next else { return open };
         open = !open;
         rest = rest.get(at + len..).unwrap_or_default();

@@ -270,6 +270,7 @@ pub fn render_site(
     };
     let token_scale = charts::TokenScale::new(catalog.skills.iter().map(|s| s.analysis.cost.tokens));
     let rendered = progress.counter(Stage::Render, catalog.skills.len());
+    let text_limit = catalog.config.publish.text_limit_for(catalog.skills.len());
     let inputs = page_input::Sources {
         catalog,
         facts: &facts,
@@ -278,7 +279,7 @@ pub fn render_site(
         topic_index: &topic_index,
         token_scale: &token_scale,
         texts,
-        text_limit: catalog.config.publish.text_limit_for(catalog.skills.len()),
+        text_limit,
     };
     // A skill page that stops on an internal error is the one page made in part.
     let faults = std::sync::Mutex::new(Vec::new());
@@ -463,14 +464,8 @@ pub fn render_site(
             };
             renderer.page(out, "agents/index.html", "agents.html", &agents_page)?;
             dirs.push("agents/".into());
-            let about_page = AboutPage {
-                site: site("about/"),
-                text_limit: catalog
-                    .config
-                    .publish
-                    .text_limit_for(catalog.skills.len())
-                    .map(|limit| urls::file_size(limit as u64)),
-            };
+            let about_page =
+                AboutPage { site: site("about/"), text_limit: text_limit.map(|limit| urls::file_size(limit as u64)) };
             renderer.page(out, "about/index.html", "about.html", &about_page)?;
             dirs.push("about/".into());
             Ok(dirs)
