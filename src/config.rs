@@ -80,6 +80,10 @@ pub struct PublishConfig {
     /// [`PublishConfig::LARGE_CATALOG`] skills.
     #[serde(default)]
     pub text_limit: Option<usize>,
+    /// The JSON API (`api/skills.json`, `api/repos/`). Unset: published for a catalog of up to
+    /// [`PublishConfig::LARGE_CATALOG`] skills.
+    #[serde(default)]
+    pub api: Option<bool>,
 }
 
 impl PublishConfig {
@@ -107,6 +111,13 @@ impl PublishConfig {
             None if skills > Self::LARGE_CATALOG => Some(Self::LARGE_TEXT_LIMIT),
             None => (skills > Self::WHOLE_TEXTS_UP_TO).then_some(Self::TEXT_LIMIT),
         }
+    }
+
+    /// Whether a catalog of `skills` publishes the JSON API: at 6,800 real skills it was 12.5 MB,
+    /// 1.8 KB a skill, which at 60,000 skills is a tenth of GitHub Pages' 1 GB, and a
+    /// one-repository catalog's file would pass the 100 MB a file may hold there.
+    pub fn api_for(&self, skills: usize) -> bool {
+        self.api.unwrap_or(skills <= Self::LARGE_CATALOG)
     }
 
     /// Whether a catalog of `skills` publishes the discovery index.
@@ -230,6 +241,15 @@ mod tests {
 
     fn parse(text: &str) -> Result<Config> {
         Config::parse(text, Path::new("catalog.toml"))
+    }
+
+    #[test]
+    fn the_api_is_left_out_of_large_catalogs_unless_told() {
+        let unset = PublishConfig::default();
+        assert!(unset.api_for(PublishConfig::LARGE_CATALOG));
+        assert!(!unset.api_for(PublishConfig::LARGE_CATALOG + 1));
+        assert!(PublishConfig { api: Some(true), ..unset.clone() }.api_for(60_000));
+        assert!(!PublishConfig { api: Some(false), ..unset }.api_for(10));
     }
 
     #[test]

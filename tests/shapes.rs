@@ -34,8 +34,9 @@ fn every_shape_gets_the_name_and_description_agents_see_or_one_error() {
     assert_eq!(expected.len(), folders, "every fixture folder has its expectation");
     let (out, report) = build_into(&fixture());
     let site = out.path().join("site");
+    // Whole records, with the description, are in the repository's file.
     let api: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(site.join("api/skills.json")).unwrap()).unwrap();
+        serde_json::from_str(&std::fs::read_to_string(site.join("api/repos/shapes/skills.json")).unwrap()).unwrap();
     let by_folder: BTreeMap<String, &serde_json::Value> = api["skills"]
         .as_array()
         .unwrap()

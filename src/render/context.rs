@@ -15,6 +15,9 @@ pub struct SiteCtx {
     pub description: String,
     /// Relative path from this page to the site root (`../../../`).
     pub root: String,
+    /// This page's folder from the site root (`owner/repo/skill/`), for links that need not
+    /// climb to the root (`link` filter).
+    pub dir: String,
     /// Absolute URL of this page.
     pub canonical: String,
     pub version: &'static str,
@@ -170,8 +173,6 @@ pub const FILES_LISTED: usize = 12;
 pub struct TextCut {
     pub shown: String,
     pub whole: String,
-    /// The catalog's limit: "4.0 KB".
-    pub limit: String,
 }
 
 /// The strip at the top of a skill page: each of these facts is shown there only, and the
@@ -435,6 +436,7 @@ pub struct ListingPage {
     pub parent_href: String,
     pub total: usize,
     pub cards: Vec<Arc<Card>>,
+    pub layout: super::listing::Layout,
     pub pagination: Pagination,
     /// The same skills in other orders (empty for a listing with one order).
     pub sorts: Vec<SortLink>,

@@ -162,15 +162,15 @@ struct ApiIndex<'a> {
     skills: Vec<ApiBrief<'a>>,
 }
 
-/// A skill in `api/skills.json`. The README documents these fields; change both together.
+/// A skill in `api/skills.json`: enough to find it, its description and page address being in
+/// its record (they were two thirds of the index's bytes). The README documents these fields;
+/// change both together.
 #[derive(Serialize)]
 struct ApiBrief<'a> {
     id: String,
     name: &'a str,
     title: &'a str,
-    description: &'a str,
     repo: String,
-    url: String,
     api: String,
 }
 
@@ -274,32 +274,17 @@ struct ApiBriefInput<'a> {
     id: SkillId<'a>,
     name: &'a str,
     title: &'a str,
-    description: &'a str,
 }
 
 impl ApiBriefInput<'_> {
     fn of(catalog: &Catalog, i: usize) -> ApiBriefInput<'_> {
         let skill = &catalog.skills[i];
-        ApiBriefInput {
-            id: SkillId::of(catalog, i),
-            name: &skill.name,
-            title: &skill.analysis.digest.title,
-            description: &skill.description,
-        }
+        ApiBriefInput { id: SkillId::of(catalog, i), name: &skill.name, title: &skill.analysis.digest.title }
     }
 
-    fn brief(&self, base_url: &str) -> ApiBrief<'_> {
+    fn brief(&self) -> ApiBrief<'_> {
         let repo = format!("{}/{}", self.id.owner, self.id.name);
-        let page = format!("{repo}/{}/", self.id.slug);
-        ApiBrief {
-            id: self.id.text(),
-            name: self.name,
-            title: self.title,
-            description: self.description,
-            url: absolute(base_url, &page),
-            api: format!("api/repos/{repo}.json"),
-            repo,
-        }
+        ApiBrief { id: self.id.text(), name: self.name, title: self.title, api: format!("api/repos/{repo}.json"), repo }
     }
 }
 
@@ -331,10 +316,10 @@ pub fn write_api(catalog: &Catalog, facts: &FactKeys, program: &Hash, out: &Site
     let title = &catalog.config.title;
     let left_out: usize = catalog.repos.iter().map(|r| r.left_out()).sum();
     let briefs = Seq(|| (0..catalog.skills.len()).map(|i| ApiBriefInput::of(catalog, i)));
-    let key = crate::hash::of("api index", &(program, base_url, title, left_out, &briefs));
+    let key = crate::hash::of("api index", &(program, title, left_out, &briefs));
     out.write_page("api/skills.json", key, || {
         let inputs: Vec<ApiBriefInput> = (0..catalog.skills.len()).map(|i| ApiBriefInput::of(catalog, i)).collect();
-        let skills = inputs.par_iter().map(|input| input.brief(base_url)).collect();
+        let skills = inputs.par_iter().map(|input| input.brief()).collect();
         let index = ApiIndex { title, count: catalog.skills.len(), left_out, skills };
         Ok(serde_json::to_string(&index).expect("index serialises"))
     })

@@ -104,8 +104,9 @@ impl Listings<'_> {
         intro: &str,
         parent: (&str, &str),
         skills: &[usize],
+        layout: Layout,
     ) -> Result<Vec<String>> {
-        self.write_listing_in_order(base, heading, intro, parent, skills, &[])
+        self.write_listing_in_order(base, heading, intro, parent, skills, Showing { sorts: &[], layout })
     }
 
     /// A set of skills (a repository's, an owner's) as paginated listings under `base`, one per
@@ -128,20 +129,21 @@ impl Listings<'_> {
             }
             let heading = format!("{name}: skills by {label}");
             let intro = format!("{}, by {label}.", crate::plural::count(skills.len(), "skill"));
+            // The first order shows cards; the others reorder the same skills, one line each.
+            let layout = if dirs.is_empty() { Layout::Cards } else { Layout::Rows };
             dirs.extend(self.write_listing_in_order(
                 &format!("{base}{dir}/"),
                 &heading,
                 &intro,
                 parent,
                 &sorted,
-                &sorts,
+                Showing { sorts: &sorts, layout },
             )?);
         }
         Ok(dirs)
     }
 
-    /// [`Self::write_listing`], with links to the same skills in the other orders `sorts`
-    /// (label, base folder).
+    /// [`Self::write_listing`], with links to the same skills in other orders.
     fn write_listing_in_order(
         &self,
         base: &str,
@@ -149,7 +151,7 @@ impl Listings<'_> {
         intro: &str,
         parent: (&str, &str),
         skills: &[usize],
-        sorts: &[(&'static str, String)],
+        Showing { sorts, layout }: Showing,
     ) -> Result<Vec<String>> {
         let total_pages = skills.len().div_ceil(PAGE_SIZE).max(1);
         (1..=total_pages)
@@ -168,6 +170,7 @@ impl Listings<'_> {
                     page: n,
                     total_pages,
                     sorts,
+                    layout,
                 };
                 self.write_made_with_cards(&format!("{dir}index.html"), "listing.html", &input, chunk, listing_page)?;
                 Ok(dir)
@@ -203,7 +206,10 @@ impl Listings<'_> {
             };
             let intro = format!("{}.", crate::plural::count(skills.len(), "skill"));
             let base = kind.page_dir(&topic.id);
-            self.write_listing(&base, &heading, &intro, (kind.plural(), &index_dir), &skills)
+            // Categories are the catalog's own map and show cards; tags and products, which
+            // authors and words add by the thousand, list a line per skill.
+            let layout = if kind == TopicKind::Category { Layout::Cards } else { Layout::Rows };
+            self.write_listing(&base, &heading, &intro, (kind.plural(), &index_dir), &skills, layout)
         });
         let listings: Vec<Vec<String>> = listings.collect::<Result<_>>()?;
         Ok(std::iter::once(index_dir).chain(listings.into_iter().flatten()).collect())
@@ -230,11 +236,29 @@ struct ListingInput<'a> {
     total_pages: usize,
     /// The same skills in other orders: (label, base folder).
     sorts: &'a [(&'static str, String)],
+    layout: Layout,
+}
+
+/// How a listing shows its skills: links to the same skills in other orders (label, base
+/// folder), and a card or a line for each.
+#[derive(Clone, Copy)]
+struct Showing<'a> {
+    sorts: &'a [(&'static str, String)],
+    layout: Layout,
+}
+
+/// How a listing shows each skill: a card with its description, or one line (title,
+/// repository, tokens) where the skills are listed again elsewhere with cards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Layout {
+    Cards,
+    Rows,
 }
 
 /// A listing page's context, from its input and its cards.
 fn listing_page(input: &ListingInput, cards: Vec<Arc<Card>>) -> ListingPage {
-    let ListingInput { frame, base, dir, heading, intro, parent, total, page: n, total_pages, sorts } = *input;
+    let ListingInput { frame, base, dir, heading, intro, parent, total, page: n, total_pages, sorts, layout } = *input;
     let root = path_to_root(dir);
     let link = |k: usize| format!("{root}{}", page_dir(base, k));
     ListingPage {
@@ -245,6 +269,7 @@ fn listing_page(input: &ListingInput, cards: Vec<Arc<Card>>) -> ListingPage {
         parent_href: if parent.0.is_empty() { String::new() } else { format!("{root}{}", parent.1) },
         total,
         cards,
+        layout,
         sorts: sort_links(sorts, base, &root),
         pagination: Pagination {
             current: n,

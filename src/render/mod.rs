@@ -174,6 +174,10 @@ fn register_filters(tera: &mut tera::Tera) {
     tera.register_filter("count", |n: u64, kwargs: Kwargs, _: &State| -> TeraResult<String> {
         Ok(crate::plural::count(n, kwargs.must_get::<&str>("of")?))
     });
+    // `{{ path | link(from=site.dir) }}`: the shortest relative link to a site path.
+    tera.register_filter("link", |to: &str, kwargs: Kwargs, _: &State| -> TeraResult<String> {
+        Ok(urls::relative(kwargs.must_get::<&str>("from")?, to))
+    });
     tera.register_filter("plural", |n: u64, kwargs: Kwargs, _: &State| -> TeraResult<String> {
         Ok(crate::plural::noun(n, kwargs.must_get::<&str>("of")?).into_owned())
     });
@@ -233,6 +237,7 @@ pub fn render_site(
         title: catalog.config.title.clone(),
         description: catalog.config.description.clone(),
         root: urls::path_to_root(page_dir),
+        dir: page_dir.to_string(),
         canonical: urls::canonical(&catalog.config.base_url, page_dir),
         version: env!("CARGO_PKG_VERSION"),
         has_report: !catalog.diagnostics.is_empty(),
@@ -451,7 +456,14 @@ pub fn render_site(
             )?;
             let mut dirs = vec![String::new()];
             let intro = format!("All {} in this catalog, by name.", crate::plural::count(all.len(), "skill"));
-            dirs.extend(listings.write_listing("skills/", "All skills", &intro, ("", ""), &all)?);
+            dirs.extend(listings.write_listing(
+                "skills/",
+                "All skills",
+                &intro,
+                ("", ""),
+                &all,
+                listing::Layout::Rows,
+            )?);
             for kind in [topics::TopicKind::Category, topics::TopicKind::Product, topics::TopicKind::Tag] {
                 dirs.extend(listings.write_topics(&topic_index, kind)?);
             }
@@ -516,7 +528,10 @@ pub fn render_site(
             renderer.page(out, "404.html", "404.html", &not_found)?;
             let (feed, api) = rayon::join(
                 || feeds::write_feed(catalog, out),
-                || feeds::write_api(catalog, &facts, &renderer.program, out),
+                || match catalog.config.publish.api_for(catalog.skills.len()) {
+                    true => feeds::write_api(catalog, &facts, &renderer.program, out),
+                    false => Ok(()),
+                },
             );
             feed.and(api)
         },

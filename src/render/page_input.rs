@@ -35,6 +35,7 @@ impl Frame {
     pub fn site_at(&self, dir: &str, canonical: &str) -> SiteCtx {
         SiteCtx {
             root: super::urls::path_to_root(dir),
+            dir: dir.to_string(),
             canonical: super::urls::canonical(&self.base_url, canonical),
             ..self.site.clone()
         }

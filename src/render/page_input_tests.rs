@@ -144,6 +144,7 @@ fn key_and_page(catalog: &Catalog, texts: &Texts) -> (Hash, String) {
         title: catalog.config.title.clone(),
         description: catalog.config.description.clone(),
         root: String::new(),
+        dir: String::new(),
         canonical: base_url.clone(),
         version: "test",
         has_report: false,

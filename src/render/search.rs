@@ -25,7 +25,8 @@ use crate::write::SiteWriter;
 use super::{facets, keys};
 
 pub const DOC_SHARD: usize = 500;
-const DESCRIPTION_CHARS: usize = 200;
+/// As long as a card's description (`skill_cards` in cards.html): results are shown as cards.
+const DESCRIPTION_CHARS: usize = 110;
 
 #[derive(Serialize)]
 struct Doc {

@@ -15,7 +15,7 @@ use super::context::*;
 use super::markdown::{self, LinkBase};
 use super::page_input::{CanonicalCopy, LinkedTopic, SkillPageInput};
 use super::topics::TopicKind;
-use super::urls::{about_words, compact_count, file_size, path_to_root};
+use super::urls::{self, about_words, compact_count, file_size, path_to_root};
 
 const NOT_KNOWN: &str = "Not known";
 
@@ -128,12 +128,8 @@ fn skill_ctx(input: &SkillPageInput) -> crate::error::Result<SkillCtx> {
             let body = text.get(skill.body_start..).unwrap_or_default();
             let limit = input.text_limit;
             let head = limit.and_then(|limit| markdown::head_within(body, limit));
-            if let (Some(head), Some(limit)) = (head, limit) {
-                cut = Some(TextCut {
-                    shown: file_size(head.len() as u64),
-                    whole: file_size(body.len() as u64),
-                    limit: file_size(limit as u64),
-                });
+            if let Some(head) = head {
+                cut = Some(TextCut { shown: file_size(head.len() as u64), whole: file_size(body.len() as u64) });
             }
             markdown::render(head.unwrap_or(body), &LinkBase { blob_dir })
         } else {
@@ -226,11 +222,11 @@ fn skill_ctx(input: &SkillPageInput) -> crate::error::Result<SkillCtx> {
         description: skill.description.clone(),
         no_frontmatter: skill.reading == Reading::NoFrontmatter,
         owner: repo.id.owner.clone(),
-        owner_href: format!("{root}{}/", repo.id.owner),
+        owner_href: urls::relative(&page_dir, &format!("{}/", repo.id.owner)),
         commit: repo.facts.short_commit().unwrap_or_default().to_string(),
         last_changed: skill.history.last_changed.map(|t| t.long_date()).unwrap_or_default(),
         repo: repo.id.full(),
-        repo_href: format!("{root}{}", repo.url_path()),
+        repo_href: urls::relative(&page_dir, &repo.url_path()),
         repo_web: repo_web.clone(),
         folder: folder.clone(),
         folder_web,
@@ -477,7 +473,7 @@ fn absent_capabilities(caps: &crate::analyze::Capabilities) -> String {
 }
 
 /// The frontmatter's fields as rows, but for a name and a description the page's head already
-/// shows as they are written.
+/// shows as they are written, and the allowed tools, each listed under what the skill can do.
 fn frontmatter_rows(fm: &crate::parse::frontmatter::Frontmatter, name: &str, description: &str) -> Vec<KeyValue> {
     let mut rows = Vec::new();
     let mut push = |k: &str, v: Option<String>| {
@@ -489,7 +485,6 @@ fn frontmatter_rows(fm: &crate::parse::frontmatter::Frontmatter, name: &str, des
     push("description", fm.description.clone().filter(|d| d != description));
     push("license", fm.license.clone());
     push("compatibility", fm.compatibility.clone());
-    push("allowed-tools", fm.allowed_tools.as_ref().map(|a| a.tools.join(" ")));
     for (k, v) in &fm.metadata {
         push(&format!("metadata.{k}"), value_text(v));
     }

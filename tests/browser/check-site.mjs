@@ -367,11 +367,13 @@ async function checkPages(browser, run, pages, concurrency) {
   run.passed("pages", { pages: pages.length, ms: Date.now() - started });
 }
 
-// The skills the site lists, from its own JSON API.
+// The skills the site lists, from its own JSON API: the whole records, descriptions with them,
+// are in the repositories' files that the index names.
 function readSkills(site) {
   const file = path.join(site, "api", "skills.json");
   if (!fs.existsSync(file)) return [];
-  return JSON.parse(fs.readFileSync(file, "utf8")).skills || [];
+  const files = new Set((JSON.parse(fs.readFileSync(file, "utf8")).skills || []).map((s) => s.api));
+  return [...files].flatMap((api) => JSON.parse(fs.readFileSync(path.join(site, api), "utf8")).skills || []);
 }
 
 function wordsOf(text) {
