@@ -10,7 +10,9 @@
   var list = document.getElementById("search-results");
   var filters = box.querySelector(".filters");
   var selects = filters.querySelectorAll("select");
-  var SHOW = 50;
+  // Results are shown 50 at a time; "Show more" adds the next 50.
+  var PAGE = 50;
+  var shown = PAGE;
   var cache = {};
   var meta = null;
   var generation = 0;
@@ -39,20 +41,43 @@
       .filter(function (w) { return Array.from(w).length >= 2; });
   }
 
-  // Docs matching one query word: its exact term, or any term it starts (as you type).
+  // Whether a and b differ by at most one letter added, dropped, changed or two swapped.
+  function oneEditApart(a, b) {
+    if (Math.abs(a.length - b.length) > 1) return false;
+    var i = 0;
+    while (i < a.length && i < b.length && a[i] === b[i]) i++;
+    if (i === a.length && i === b.length) return true;
+    var tail = function (x, y) { return a.slice(x) === b.slice(y); };
+    if (a.length === b.length) {
+      return tail(i + 1, i + 1) || (a[i] === b[i + 1] && a[i + 1] === b[i] && tail(i + 2, i + 2));
+    }
+    return a.length > b.length ? tail(i + 1, i) : tail(i, i + 1);
+  }
+
+  // Docs matching one query word: its exact term, or any term it starts (as you type); a word
+  // of four letters or more that starts none matches the terms one typing slip away.
   function matchTerm(word) {
-    return load("search/terms/" + shardKey(word) + ".json").then(function (shard) {
+    var key = shardKey(word);
+    return load("search/meta.json").then(function (m) {
+      // Only shards the index holds: a word without one matches nothing, with no request.
+      return m.shards.indexOf(key) < 0 ? null : load("search/terms/" + key + ".json");
+    }).then(function (shard) {
       var scores = new Map();
       if (!shard) return scores;
-      Object.keys(shard).forEach(function (term) {
-        if (term.lastIndexOf(word, 0) !== 0) return;
-        var bonus = term === word ? 1 : 0;
+      var add = function (term, bonus) {
         var p = shard[term];
         for (var i = 0; i < p.length; i += 2) {
           var s = p[i + 1] + bonus;
           if ((scores.get(p[i]) || 0) < s) scores.set(p[i], s);
         }
+      };
+      var terms = Object.keys(shard);
+      terms.forEach(function (term) {
+        if (term.lastIndexOf(word, 0) === 0) add(term, term === word ? 1 : 0);
       });
+      if (!scores.size && Array.from(word).length >= 4) {
+        terms.forEach(function (term) { if (oneEditApart(term, word)) add(term, 0); });
+      }
       return scores;
     });
   }
@@ -64,6 +89,7 @@
 
   function run() {
     var mine = ++generation;
+    shown = PAGE;
     var words = terms(input.value);
     var facetFiles = activeFilters();
     syncUrl();
@@ -106,8 +132,21 @@
     });
   }
 
+  var more = document.createElement("button");
+  more.type = "button";
+  more.className = "button";
+  more.hidden = true;
+  more.textContent = "Show more";
+  list.after(more);
+  var lastDocs = [];
+  more.addEventListener("click", function () {
+    shown += PAGE;
+    show(lastDocs, generation);
+  });
+
   function show(docs, mine) {
-    var top = docs.slice(0, SHOW);
+    lastDocs = docs;
+    var top = docs.slice(0, shown);
     var shards = Array.from(new Set(top.map(function (d) { return Math.floor(d / meta.doc_shard); })));
     Promise.all(shards.map(function (n) { return load("search/docs/" + n + ".json"); })).then(function (loaded) {
       if (mine !== generation) return;
@@ -135,7 +174,9 @@
       });
       var n = docs.length;
       status.textContent = n === 0 ? "No skills match." :
-        n + (n === 1 ? " skill matches" : " skills match") + (n > SHOW ? "; the first " + SHOW + " are shown." : ".");
+        n + (n === 1 ? " skill matches" : " skills match") + (n > top.length ? "; the first " + top.length + " are shown." : ".");
+      more.hidden = n <= top.length;
+      more.textContent = "Show " + Math.min(PAGE, n - top.length) + " more";
     });
   }
 

@@ -2,6 +2,7 @@
 
 mod support;
 
+use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::Command;
 
@@ -676,4 +677,33 @@ fn a_large_repository_is_listed_a_page_at_a_time_in_every_order_it_has() {
     // A repository that fits one page has none of these.
     let (out, _) = build_into(&project_root());
     assert!(!out.path().join("site/repos/northwind-labs").exists());
+}
+
+#[test]
+fn search_lists_its_shards_and_finds_the_programs_a_skill_runs() {
+    let (out, _) = build_into(&project_root());
+    let site = out.path().join("site");
+    let meta: serde_json::Value = serde_json::from_str(&read(&site, "search/meta.json")).unwrap();
+    let listed: BTreeSet<String> =
+        meta["shards"].as_array().unwrap().iter().map(|s| s.as_str().unwrap().to_string()).collect();
+    let written: BTreeSet<String> = std::fs::read_dir(site.join("search/terms"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().trim_end_matches(".json").to_string())
+        .collect();
+    assert_eq!(listed, written, "the page asks only for shards that exist, and knows every one");
+    // `python3` is in no title, name or description of the fixture runner; its shell code calls it.
+    let shard: serde_json::Value = serde_json::from_str(&read(&site, "search/terms/py.json")).unwrap();
+    let docs: Vec<u64> = shard["python3"]
+        .as_array()
+        .expect("python3 is a term")
+        .iter()
+        .step_by(2)
+        .map(|d| d.as_u64().unwrap())
+        .collect();
+    let pages: Vec<String> = (0..)
+        .map_while(|n| std::fs::read_to_string(site.join(format!("search/docs/{n}.json"))).ok())
+        .flat_map(|shard| serde_json::from_str::<Vec<serde_json::Value>>(&shard).unwrap())
+        .map(|d| d["u"].as_str().unwrap().to_string())
+        .collect();
+    assert!(docs.iter().any(|&d| pages[d as usize].ends_with("/python-script-runner/")), "{docs:?}");
 }

@@ -61,6 +61,9 @@ pub type Facets = BTreeMap<&'static str, Vec<FacetValue>>;
 struct Meta {
     docs: usize,
     doc_shard: usize,
+    /// The term shards that exist: a word whose shard is not here matches nothing, and the
+    /// page asks for no file that is not there.
+    shards: Vec<String>,
     facets: Facets,
 }
 
@@ -105,6 +108,8 @@ struct EntryInputs<'a> {
     repo: &'a crate::discover::RepoId,
     slug: &'a str,
     description: &'a str,
+    /// The programs its shell code calls: `python3` finds the skills that run it.
+    commands: &'a [String],
     license: &'a str,
     /// The verdict's (id, label).
     verdict: (&'static str, &'static str),
@@ -119,6 +124,7 @@ fn entry_inputs(catalog: &Catalog, i: usize) -> EntryInputs<'_> {
         repo: &catalog.repos[skill.repo].id,
         slug: &skill.slug,
         description: &skill.description,
+        commands: &skill.analysis.capabilities.commands,
         license: &skill.analysis.license.label,
         verdict: facets::verdict(skill),
     }
@@ -217,6 +223,9 @@ fn entry(inputs: EntryInputs) -> Entry {
     }
     add(&repo, 2);
     add(inputs.description, 1);
+    for command in inputs.commands {
+        add(command, 1);
+    }
     Entry {
         terms: weights.into_iter().collect(),
         doc: Doc {
@@ -236,7 +245,7 @@ fn entry(inputs: EntryInputs) -> Entry {
 /// `program`: the identity of the running program, part of the index's key.
 pub fn write_index(catalog: &Catalog, order: &[usize], program: &Hash, out: &SiteWriter) -> Result<Facets> {
     let (key, facet_docs) = rayon::join(|| index_key(catalog, order, program), || facet_docs(catalog, order));
-    let mut meta = Meta { docs: order.len(), doc_shard: DOC_SHARD, facets: BTreeMap::new() };
+    let mut meta = Meta { docs: order.len(), doc_shard: DOC_SHARD, shards: Vec::new(), facets: BTreeMap::new() };
     for (name, values) in &facet_docs {
         let mut list: Vec<FacetValue> = values
             .iter()
@@ -269,6 +278,7 @@ pub fn write_index(catalog: &Catalog, order: &[usize], program: &Hash, out: &Sit
     for (term, flat) in &postings {
         shards.entry(shard_key(term)).or_default().insert(term, flat);
     }
+    meta.shards = shards.keys().cloned().collect();
     shards.par_iter().try_for_each(|(shard, terms)| {
         out.write_in_group(
             &format!("search/terms/{shard}.json"),

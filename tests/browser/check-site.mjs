@@ -397,6 +397,19 @@ function pickSearch(skills, opts) {
   return best;
 }
 
+// `word` with two neighbouring letters swapped, such that no term of the index starts with it
+// (the search then looks one slip away), or null when every swap starts some term.
+function typoOf(word, site) {
+  if (!/^[a-z]{5,}$/.test(word)) return null;
+  const shard = JSON.parse(fs.readFileSync(path.join(site, "search", "terms", word.slice(0, 2) + ".json"), "utf8"));
+  for (let i = 2; i + 1 < word.length; i++) {
+    if (word[i] === word[i + 1]) continue;
+    const slip = word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2);
+    if (!Object.keys(shard).some((term) => term.startsWith(slip))) return slip;
+  }
+  return null;
+}
+
 async function checkSearch(browser, run, skills, opts) {
   const pick = pickSearch(skills, opts);
   if (!pick) {
@@ -405,8 +418,8 @@ async function checkSearch(browser, run, skills, opts) {
   }
   const context = await browser.newContext({ serviceWorkers: "block" });
   const page = await context.newPage();
-  // search.js asks for the term shard of a word and reads 404 as "no such terms".
-  await watch(page, run, "search", () => "search/", (url, status) => status === 404 && url.includes("/search/terms/"));
+  // search.js asks only for term shards the index lists: any 404 is a failure.
+  await watch(page, run, "search", () => "search/");
   await page.goto(run.base + "search/", { waitUntil: "load" });
   await settle(page);
   const box = page.locator("#q");
@@ -435,8 +448,34 @@ async function checkSearch(browser, run, skills, opts) {
     const response = await page.request.get(target);
     if (response.status() !== 200) run.fail("search", "search/", `result link ${target} gives HTTP ${response.status()}`);
   }
+  // One typing slip (two letters swapped) still finds the skill.
+  const slip = typoOf(pick.word, opts.site);
+  let slipTitles = null;
+  if (slip) {
+    await box.fill("");
+    await box.pressSequentially(slip, { delay: 30 });
+    try {
+      await page.waitForFunction(
+        (title) => Array.from(document.querySelectorAll("#search-results .card-title")).some((a) => a.textContent === title),
+        pick.title,
+        { timeout: 10000 },
+      );
+    } catch {
+      // Reported below.
+    }
+    slipTitles = await results.allTextContents();
+    if (!slipTitles.includes(pick.title)) {
+      run.fail("search", "search/", `typing "${slip}" (for "${pick.word}") did not list "${pick.title}"; results: ${JSON.stringify(slipTitles.slice(0, 10))}`);
+    }
+  }
+  // A word no term starts with asks for nothing that is not there (watched above).
+  await box.fill("");
+  await box.pressSequentially("qqzx", { delay: 30 });
+  await page.waitForFunction(() => document.getElementById("search-status").textContent === "No skills match.", null, { timeout: 10000 }).catch(() => {
+    run.fail("search", "search/", "a query without a match did not say so");
+  });
   await context.close();
-  run.passed("search", { word: pick.word, expected: pick.title, results: titles.length, status });
+  run.passed("search", { word: pick.word, expected: pick.title, results: titles.length, status, slip, slipResults: slipTitles?.length });
 }
 
 // The skill page with the most markup: it has the most sections, commands and payload text to
