@@ -313,8 +313,14 @@ fn broken_frontmatter_is_read_leniently_with_a_warning_on_its_line() {
     assert!(page.contains("The frontmatter is not valid YAML; agents that parse strictly will not load it."), "{page}");
     assert!(page.contains("SKILL.md:3"), "{page}");
     assert!(site.join("northwind-labs/devops-skills/docker-compose-doctor/index.html").exists());
-    // The site's build report lists it too.
-    assert!(read(&site, "report/index.html").contains("broken-frontmatter/SKILL.md:"));
+    // The site's build report lists it too, by its path in its repository, linked at its line.
+    let report_page = read(&site, "report/index.html");
+    assert!(
+        report_page.contains("northwind-labs/devops-skills: skills/broken-frontmatter/SKILL.md:3"),
+        "{report_page}"
+    );
+    assert!(report_page.contains("/blob/HEAD/skills/broken-frontmatter/SKILL.md?plain=1#L3"), "{report_page}");
+    assert!(!report_page.contains("content/northwind-labs"), "no path of the builder's folders");
 }
 
 #[test]

@@ -185,7 +185,10 @@ fn every_page_and_the_api_count_the_skills_alike_and_the_one_left_out_once() {
     let skill_page = text_of(&read("shapes/skills/strict/index.html"));
     assert!(skill_page.contains("Skills in repo 24"), "{skill_page}");
     assert!(skill_page.contains("All skills in shapes/skills"), "{skill_page}");
-    assert!(read("report/index.html").contains("skills/no-key-lines/SKILL.md:2"));
+    assert!(
+        read("report/index.html").contains("shapes/skills: no-key-lines/SKILL.md:2"),
+        "by its path in its repository"
+    );
 }
 
 #[test]

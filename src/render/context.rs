@@ -375,7 +375,10 @@ pub struct HomeList {
 #[derive(Debug, Clone, Serialize)]
 pub struct ReportLine {
     pub level: String,
+    /// `owner/repo: path/SKILL.md:3`, or a file of the catalog's own.
     pub location: String,
+    /// The file at its source, at the line, when its repository is on the web.
+    pub href: Option<String>,
     pub message: String,
 }
 

@@ -16,6 +16,7 @@ pub mod markdown;
 pub mod page_input;
 #[cfg(test)]
 mod page_input_tests;
+mod report;
 pub mod search;
 pub mod shown;
 pub mod skill_page;
@@ -28,7 +29,6 @@ use std::path::Path;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::diag::Level;
 use crate::error::{Error, Result};
 use crate::hash::{Hash, hash_bytes, hash_parts};
 use crate::model::Catalog;
@@ -508,17 +508,7 @@ pub fn render_site(
                     .diagnostics
                     .iter()
                     .chain(faults.iter().map(|(_, d)| d))
-                    .map(|d| ReportLine {
-                        level: match d.level {
-                            Level::Error => "error".into(),
-                            Level::Warning => "warning".into(),
-                        },
-                        location: match d.line {
-                            Some(line) => format!("{}:{line}", d.file.display()),
-                            None => d.file.display().to_string(),
-                        },
-                        message: d.message.clone(),
-                    })
+                    .map(|d| report::line(catalog, d))
                     .collect(),
             };
             renderer.page(out, "report/index.html", "report.html", &report)?;
