@@ -86,9 +86,18 @@ pub fn check(sink: &mut Sink, regions: &[Region], found: &Found) {
                     continue;
                 }
                 if others.iter().all(|re| re.is_match(line)) {
-                    let message = format!("matches {:?}", super::text::visible(m.as_str()));
-                    let severity = compiled.rule.patterns.get(pattern_index).and_then(|p| p.severity);
-                    sink.report_line(compiled.rule.id, severity, m.start(), (line_start, line_end), message);
+                    let mut message = format!("matches {:?}", super::text::visible(m.as_str()));
+                    let mut severity = compiled.rule.patterns.get(pattern_index).and_then(|p| p.severity);
+                    let mut id = compiled.rule.id;
+                    // A download run is judged by the address it reads, as every reader judges it.
+                    let address = super::commands::address_in(text.get(m.start()..line_end).unwrap_or_default());
+                    if id == "remote-code-run" && !address.is_empty() {
+                        let why;
+                        (id, why) = super::commands::download_rule(&address);
+                        message.push_str(why);
+                        severity = None;
+                    }
+                    sink.report_line(id, severity, m.start(), (line_start, line_end), message);
                 }
             }
         }

@@ -25,6 +25,7 @@ use super::text::{Region, RegionKind, inline_code_spans, line_at};
 
 pub use allowed_tools::check_allowed_tools;
 pub use invocation::{INSTALLER_SOURCES, is_installer};
+pub use rules::{address_in, download_rule};
 
 use blobs::{encoded_blobs, fork_bombs};
 use invocation::invocation;

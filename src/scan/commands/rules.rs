@@ -89,13 +89,33 @@ pub(super) fn pipeline_rules(sink: &mut Sink, stages: &[Command], mode: Mode) {
 }
 
 pub(super) fn report_download(sink: &mut Sink, url: &str, start: usize, end: usize, message: &str) {
+    let (rule, why) = download_rule(url);
+    sink.report(rule, start, end, format!("{message}{why}"));
+}
+
+/// What running a download from `url` (as its command spells it) is: a well-known installer, an
+/// address no host answers to, or code from the network; and the words the finding adds. Every
+/// reader, of shell lines, scripts and PowerShell, asks this one function.
+pub fn download_rule(url: &str) -> (&'static str, &'static str) {
     if is_installer(url) {
-        sink.report("remote-code-installer", start, end, format!("{message} (a well-known installer)"));
+        ("remote-code-installer", " (a well-known installer)")
     } else if crate::scan::destinations::names_no_reachable_host(url) {
-        sink.report("remote-code-placeholder", start, end, format!("{message} (an address no host answers to)"));
+        ("remote-code-placeholder", " (an address no host answers to)")
     } else {
-        sink.report("remote-code-run", start, end, message.to_string());
+        ("remote-code-run", "")
     }
+}
+
+/// The first address (`scheme://...`) in `text`, up to a space, quote or bracket; empty for none.
+pub fn address_in(text: &str) -> String {
+    let Some(scheme_end) = text.find("://") else { return String::new() };
+    let before = text.get(..scheme_end).unwrap_or_default();
+    // The scheme's first letter follows the last character that is not one (all ASCII).
+    let start =
+        before.char_indices().rev().find(|(_, c)| !c.is_ascii_alphanumeric()).map_or(0, |(i, c)| i + c.len_utf8());
+    let rest = text.get(start..).unwrap_or_default();
+    let end = rest.find(|c: char| c.is_whitespace() || "'\"()`<>|;".contains(c)).unwrap_or(rest.len());
+    rest.get(..end).unwrap_or_default().to_string()
 }
 
 /// Code handed to an interpreter through a substitution: `bash <(curl ...)`,

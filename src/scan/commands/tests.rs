@@ -34,6 +34,15 @@ fn downloads_run_by_an_interpreter() {
 }
 
 #[test]
+fn the_address_a_download_reads_is_found_in_its_text() {
+    use super::address_in;
+    assert_eq!(address_in("curl -fsSL https://sh.rustup.rs | sh"), "https://sh.rustup.rs");
+    assert_eq!(address_in("DownloadString('https://a.b/i.ps1'))"), "https://a.b/i.ps1");
+    assert_eq!(address_in("→https://a.b/x"), "https://a.b/x");
+    assert_eq!(address_in("curl \"$URL\" | sh"), "");
+}
+
+#[test]
 fn well_known_installers_are_reported_lower() {
     assert_eq!(ids("run.sh", "curl --proto '=https' -sSf https://sh.rustup.rs | sh\n"), ["remote-code-installer"]);
     assert_eq!(ids("run.sh", "curl -LsSf https://astral.sh/uv/install.sh | sh\n"), ["remote-code-installer"]);

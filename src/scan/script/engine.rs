@@ -5,6 +5,7 @@
 
 use super::targets::{CRED_SOURCE, DECODED_PREFIX, SECRET_CALL, SENDS_IN_SHELL, target_of};
 use super::value::{Origin, Val, decode, home_normalized};
+use crate::scan::commands::{address_in, download_rule};
 use crate::scan::rules::{Severity, known};
 use crate::scan::{Sink, text};
 
@@ -39,6 +40,11 @@ pub struct Call<'v> {
     pub kwargs: &'v [(String, Val)],
     pub start: usize,
     pub end: usize,
+}
+
+/// The first address a call's arguments spell out: what a download reads.
+fn address_of(c: &Call) -> String {
+    c.args.iter().filter_map(|a| a.text.as_deref()).map(address_in).find(|a| !a.is_empty()).unwrap_or_default()
 }
 
 impl Call<'_> {
@@ -284,7 +290,7 @@ impl<'s, 't> Engine<'s, 't> {
     /// A token read at `at` from a credential helper: where it came from.
     pub(super) fn token_read(&mut self, at: usize, what: String) -> Origin {
         self.tokens.push(at);
-        Origin { at, what }
+        Origin { source: String::new(), at, what }
     }
 
     /// Whether a secret is a token from a credential helper.
@@ -295,7 +301,7 @@ impl<'s, 't> Engine<'s, 't> {
     /// Notes that `path` now holds the secret `origin` read: reading the file reads the secret.
     pub(super) fn stage(&mut self, path: &str, origin: &Origin) {
         let what = format!("{}, saved to {path}", origin.what);
-        self.staged.push((path.to_string(), Origin { at: origin.at, what }));
+        self.staged.push((path.to_string(), Origin { source: String::new(), at: origin.at, what }));
     }
 
     /// The secret a file written earlier holds.
@@ -377,7 +383,7 @@ impl<'s, 't> Engine<'s, 't> {
             out.secret = Some(origin);
         }
         if DOWNLOADS.contains(&name) || matches!(last, "urlopen" | "downloadstring" | "downloaddata") {
-            out.download = Some(Origin { at: c.start, what: format!("downloads with {name}") });
+            out.download = Some(Origin { source: address_of(c), at: c.start, what: format!("downloads with {name}") });
         }
         // Sinks.
         self.network_sink(c);
@@ -420,7 +426,11 @@ impl<'s, 't> Engine<'s, 't> {
         if SHELL_EXEC.contains(&c.name) {
             let line = c.args.first().and_then(Val::shown)?;
             if let Some(m) = SECRET_CALL.find(&line) {
-                return Some(Origin { at: c.start, what: format!("reads {}", text::visible(m.as_str())) });
+                return Some(Origin {
+                    source: String::new(),
+                    at: c.start,
+                    what: format!("reads {}", text::visible(m.as_str())),
+                });
             }
         }
         let opened = c.recv.into_iter().chain(c.args.first());
@@ -430,7 +440,11 @@ impl<'s, 't> Engine<'s, 't> {
             }
             let path = home_normalized(t);
             let m = CRED_SOURCE.find(&path)?;
-            (!path.ends_with(".pub")).then(|| Origin { at: c.start, what: format!("reads {}", m.as_str()) })
+            (!path.ends_with(".pub")).then(|| Origin {
+                source: String::new(),
+                at: c.start,
+                what: format!("reads {}", m.as_str()),
+            })
         })
     }
 
@@ -531,14 +545,21 @@ impl<'s, 't> Engine<'s, 't> {
             self.stage(text, origin);
         }
         if let Some(text) = path.text.as_deref() {
-            let downloaded_here = (c.name.contains("retrieve") || c.name.contains("download"))
-                .then(|| Origin { at: c.start, what: format!("downloads with {}", c.name) });
+            let downloaded_here = (c.name.contains("retrieve") || c.name.contains("download")).then(|| Origin {
+                source: address_of(c),
+                at: c.start,
+                what: format!("downloads with {}", c.name),
+            });
             if let Some(origin) = data.and_then(|d| d.download.clone()).or(downloaded_here) {
                 self.downloaded.push((text.to_string(), origin));
             }
             let normalized = home_normalized(text);
             if let Some(((rule, what, _), m)) = target_of(&normalized) {
-                let origin = Origin { at: path.at.unwrap_or(c.start), what: format!("names {what} ({})", m.as_str()) };
+                let origin = Origin {
+                    source: String::new(),
+                    at: path.at.unwrap_or(c.start),
+                    what: format!("names {what} ({})", m.as_str()),
+                };
                 self.chain(rule, c, &origin, "writes to it");
             }
         }
@@ -566,8 +587,16 @@ impl<'s, 't> Engine<'s, 't> {
         let text = self.sink.text;
         let line_of = |at: usize| text.bytes().take(at).filter(|b| *b == b'\n').count();
         let (source, sink) = (line_of(origin.at), line_of(start));
-        let message =
-            if source == sink { format!("{} and {how}", origin.what) } else { format!("{}, then {how}", origin.what) };
+        // Running a download is judged by its address, as every reader judges it.
+        let (id, why) = match id {
+            "remote-code-run" if !origin.source.is_empty() => download_rule(&origin.source),
+            _ => (id, ""),
+        };
+        let message = if source == sink {
+            format!("{} and {how}{why}", origin.what)
+        } else {
+            format!("{}, then {how}{why}", origin.what)
+        };
         let end = text.get(start..end.min(text.len())).and_then(|s| s.find('\n')).map_or(end, |i| start + i);
         self.sink.report_flow(id, known(id).severity, start, end, message, source as isize - sink as isize);
     }

@@ -132,7 +132,11 @@ impl<'a> Walker<'_, '_, '_> {
                 let object = self.dotted(&m.object);
                 if object.as_deref() == Some("process") && m.property.name == "env" {
                     return Val {
-                        secret: Some(Origin { at, what: "reads the whole environment (process.env)".into() }),
+                        secret: Some(Origin {
+                            source: String::new(),
+                            at,
+                            what: "reads the whole environment (process.env)".into(),
+                        }),
                         ..Val::default()
                     };
                 }

