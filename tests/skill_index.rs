@@ -92,6 +92,11 @@ fn the_index_lists_redistributable_skills_with_digests_of_the_published_bytes() 
                 let files = unpack(&bytes, url);
                 assert!(files.contains_key("SKILL.md"), "{url}: SKILL.md at the root");
                 assert!(files.len() > 1, "{url}: a folder of one file is published as SKILL.md");
+                // The skill's page offers it for download.
+                let archive = file.file_name().unwrap().to_string_lossy().into_owned();
+                let page = std::fs::read_to_string(page_dir.join("index.html")).unwrap();
+                let linked = [format!("href=\"{archive}\""), format!("href={archive}")];
+                assert!(linked.iter().any(|l| page.contains(l)), "{url}: not linked from its page");
                 // The same bytes as the SKILL.md the page offers, and the source's other files.
                 assert_eq!(files["SKILL.md"], std::fs::read(page_dir.join("SKILL.md")).unwrap(), "{url}");
                 let source = source_folder(page_dir, &site);

@@ -227,6 +227,8 @@ pub struct SkillCtx {
     pub repo_web: Option<String>,
     pub folder: String,
     pub folder_web: Option<String>,
+    /// The archive of the folder published beside the page, relative to it.
+    pub archive: Option<String>,
     /// Every agent's first way and the ways that differ only in its folder; `None` without a
     /// repository to install from.
     pub install: Option<InstallBlock>,

@@ -285,6 +285,7 @@ pub fn render_site(
         token_scale: &token_scale,
         texts,
         text_limit,
+        archives: skill_index_published,
     };
     // A skill page that stops on an internal error is the one page made in part.
     let faults = std::sync::Mutex::new(Vec::new());

@@ -65,6 +65,8 @@ pub struct SkillPageInput<'a> {
     pub tokens: TokenPlace,
     /// The editors' notes and the owner's badge, from the catalog's data files.
     pub editors: Option<EditorsCtx>,
+    /// The archive of the skill's folder published beside its page (`slug.tar.gz`), if one is.
+    pub archive: Option<String>,
 }
 
 /// SKILL.md's text. It stands in the key as the key it was read under (`SkillTexts::source_key`):
@@ -156,6 +158,8 @@ pub struct Sources<'a> {
     pub token_scale: &'a TokenScale,
     pub texts: &'a dyn SkillTexts,
     pub text_limit: Option<usize>,
+    /// Whether the discovery index, with its archives of skill folders, is published.
+    pub archives: bool,
 }
 
 impl<'a> Sources<'a> {
@@ -187,6 +191,10 @@ impl<'a> Sources<'a> {
             topics: LinkedTopics { topics: &catalog.relations.topics[index], topic_index: self.topic_index },
             tokens: TokenPlace::new(self.token_scale, skill.analysis.cost.tokens),
             editors: editors(catalog, index),
+            archive: (self.archives
+                && crate::skill_index::artifact_type(&catalog.skills[index])
+                    == Some(crate::skill_index::ArtifactType::Archive))
+            .then(|| format!("{}.tar.gz", catalog.skills[index].slug)),
         }
     }
 }

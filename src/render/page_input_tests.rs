@@ -160,6 +160,7 @@ fn key_and_page(catalog: &Catalog, texts: &Texts) -> (Hash, String) {
         token_scale: &token_scale,
         texts,
         text_limit: catalog.config.publish.text_limit_for(catalog.skills.len()),
+        archives: catalog.config.publish.skill_index_for(catalog.skills.len()),
     };
     let input = sources.skill_page(0);
     let page = renderer.render("skill.html", &skill_page::skill_page(&input).unwrap()).unwrap();

@@ -230,6 +230,7 @@ fn skill_ctx(input: &SkillPageInput) -> crate::error::Result<SkillCtx> {
         repo_web: repo_web.clone(),
         folder: folder.clone(),
         folder_web,
+        archive: input.archive.clone(),
         install,
         no_repository: NO_REPOSITORY,
         facts,

@@ -76,7 +76,7 @@ pub fn listed(catalog: &Catalog) -> Vec<Listed> {
 }
 
 /// How the skill is published, or `None` when it is not.
-fn artifact_type(skill: &Skill) -> Option<ArtifactType> {
+pub fn artifact_type(skill: &Skill) -> Option<ArtifactType> {
     // An index entry is for agents that follow the spec: they need valid frontmatter.
     let spec_reads_it = skill.reading == crate::parse::Reading::Strict;
     // Agents may install what the index lists without a person reading the page first: a skill
