@@ -15,7 +15,7 @@ use super::keys::{FactKeys, Keyed};
 use super::urls::compact_count;
 
 /// What a row shows for a value not known.
-const NO_VALUE: &str = "—";
+pub const NO_VALUE: &str = "—";
 
 /// All a skill's card and row are made of: [`card`] and [`compare_row`] see nothing else.
 #[derive(Serialize)]

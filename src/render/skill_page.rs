@@ -268,7 +268,8 @@ fn skill_ctx(input: &SkillPageInput) -> crate::error::Result<SkillCtx> {
 }
 
 /// The comparison table's columns that differ between its rows, and the others as "Label:
-/// value" (none is left out of a table of one row: it compares nothing).
+/// value" (none is left out of a table of one row: it compares nothing), but for facts no row
+/// knows.
 fn compare_columns(rows: &[Arc<CompareRow>]) -> (Vec<CompareColumn>, Vec<String>) {
     let value = |row: &CompareRow, key: &str| -> String {
         match key {
@@ -292,7 +293,10 @@ fn compare_columns(rows: &[Arc<CompareRow>]) -> (Vec<CompareColumn>, Vec<String>
     ] {
         let first = value(&rows[0], key);
         if rows.len() > 1 && rows.iter().all(|r| value(r, key) == first) {
-            same.push(format!("{label}: {first}"));
+            // A fact no row knows ("—") is not said at all.
+            if first != super::shown::NO_VALUE {
+                same.push(format!("{label}: {first}"));
+            }
         } else {
             shown.push(CompareColumn { key, label });
         }
