@@ -387,6 +387,21 @@ impl<'a> Visit<'a> for Walker<'_, '_, '_> {
             }
         }
         let value = self.eval(init);
+        // `const { A, B } = process.env` reads two named variables, as `process.env.A` does,
+        // not the whole environment; a `...rest` of it still holds the rest.
+        if let (Some("process.env"), BindingPatternKind::ObjectPattern(o)) = (self.dotted(init).as_deref(), &it.id.kind)
+        {
+            for prop in &o.properties {
+                let named = prop.key.static_name().map(|key| key.to_string());
+                let home = named.as_deref().is_some_and(|key| matches!(key, "HOME" | "USERPROFILE"));
+                let at = value.at.unwrap_or_default();
+                self.bind(&prop.value, &if home { Val::text("~", at) } else { Val::default() });
+            }
+            if let Some(rest) = &o.rest {
+                self.bind(&rest.argument, &value);
+            }
+            return;
+        }
         self.bind(&it.id, &value);
     }
 

