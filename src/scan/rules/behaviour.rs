@@ -2,7 +2,10 @@
 //! to the agent ([`super::instructions`]) and what scripts do with values they build
 //! ([`super::flows`]). Part of the one rule table ([`super::RULES`]).
 
-use super::types::{Category, Rule, Scope, Severity, p, whole_file_rule as rule};
+use super::types::{Category, Rule, Scope, Severity, p, p_named, whole_file_rule as rule};
+
+/// Bash's socket device with a host and a port: `/dev/tcp/10.0.0.1/4444`.
+const DEV_SOCKET: &str = r"/dev/(tcp|udp)/[^\s/]+/\d+";
 
 pub static RULES: &[Rule] = &[
     // ---- Instructions to the agent, read sentence by sentence ----
@@ -128,7 +131,11 @@ pub static RULES: &[Rule] = &[
         fix: "Remove it; a skill never needs to hand a shell to a remote host.",
         scope: Scope::Code,
         patterns: &[
-            p(&[r"/dev/(tcp|udp)/[^\s/]+/\d+"]),
+            // A socket is a reverse shell once a shell's input comes from it: `bash -i >& ...
+            // 0>&1`, `sh <&196`, a loop running each line read. `echo > /dev/tcp/h/443` alone
+            // probes a port, and naming the device names the technique: a note.
+            p(&[DEV_SOCKET, r"(\b(ba|z|k|da)?sh\s+-i\b|\b0>&1\b|\b0<&\s*\d|\b(ba|z|k|da)?sh\s*<&\s*\d|\bdo\s+\$\w+)"]),
+            p_named(Severity::Medium, &[DEV_SOCKET]),
             p(&[r"\b(nc|ncat|netcat)(\.exe)?\b[^|;&\n]*\s-[a-z]*[ec]\s*[^\s]*\b(sh|bash|cmd|powershell|zsh)\b"]),
             p(&[r"\bmkfifo\b", r"\b(nc|ncat|netcat|telnet|openssl\s+s_client)\b"]),
             p(&[r"\bsocat\b.*\bexec:"]),
