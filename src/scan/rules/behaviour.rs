@@ -74,6 +74,14 @@ pub static RULES: &[Rule] = &[
         "Tell the user what to add and let them add it.",
     ),
     rule(
+        "agent-command-added",
+        Category::AgentInstructions,
+        Severity::Medium,
+        "Adds a slash command to the agent",
+        "A file in .claude/commands/ is a prompt that runs when someone types its name: it cannot run on its own, but it stays after the skill unless the skill removes it, and it may take a name the user already uses.",
+        "Print the command for the user to add, or remove the file when done.",
+    ),
+    rule(
         "agent-odd-path-authority",
         Category::AgentInstructions,
         Severity::High,

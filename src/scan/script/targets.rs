@@ -58,8 +58,10 @@ pub(crate) const TARGETS: &[(&str, &str, &str)] = &[
     (
         "agent-config-tamper",
         "the agent's configuration",
-        r"\.claude/(settings(\.local)?\.json|hooks|commands|agents)|\.claude\.json$|(^|/)claude\.md$|(^|/)agents\.md$|(^|/)gemini\.md$|\.cursor/(rules|mcp\.json)|\.cursorrules$|\.windsurfrules$|copilot-instructions\.md$|(^|/)\.?mcp\.json$|claude_desktop_config\.json$|\.codex/config\.toml$|\.gemini/settings\.json$|\.(openclaw|clawdbot)/|(^|/)soul\.md$",
+        r"\.claude/(settings(\.local)?\.json|hooks|agents)|\.claude\.json$|(^|/)claude\.md$|(^|/)agents\.md$|(^|/)gemini\.md$|\.cursor/(rules|mcp\.json)|\.cursorrules$|\.windsurfrules$|copilot-instructions\.md$|(^|/)\.?mcp\.json$|claude_desktop_config\.json$|\.codex/config\.toml$|\.gemini/settings\.json$|\.(openclaw|clawdbot)/|(^|/)soul\.md$",
     ),
+    // A slash command runs only when someone types its name: a note, not a tamper.
+    ("agent-command-added", "a slash command", r"\.claude/commands/"),
 ];
 
 pub(crate) static TARGET_RES: LazyLock<Vec<Regex>> = LazyLock::new(|| TARGETS.iter().map(|(_, _, p)| re(p)).collect());
