@@ -124,9 +124,9 @@ pub static RULES: &[Rule] = &[
     rule(
         "agent-hidden-instruction",
         Category::AgentInstructions,
-        Severity::High,
+        Severity::Medium,
         "Hides instructions to the agent from the reader",
-        "Text in HTML comments or invisible characters is read by the agent but not shown to the person reviewing the skill: the only reason to hide an instruction there is that it would not pass review.",
+        "Text in HTML comments or invisible characters is read by the agent but not shown to the person reviewing the skill. Templates use comments for notes to whoever fills them in; an instruction that names something risky is rated higher, and a harmful one hidden there fails under its own rule.",
         "Put every instruction in visible text.",
     ),
     // ---- What scripts do ----
