@@ -86,17 +86,19 @@ pub fn check(sink: &mut Sink, regions: &[Region], found: &Found) {
                     continue;
                 }
                 if others.iter().all(|re| re.is_match(line)) {
-                    let mut message = format!("matches {:?}", super::text::visible(m.as_str()));
-                    let mut severity = compiled.rule.patterns.get(pattern_index).and_then(|p| p.severity);
-                    let mut id = compiled.rule.id;
-                    // A download run is judged by the address it reads, as every reader judges it.
-                    let address = super::commands::address_in(text.get(m.start()..line_end).unwrap_or_default());
-                    if id == "remote-code-run" && !address.is_empty() {
-                        let why;
-                        (id, why) = super::commands::download_rule(&address);
-                        message.push_str(why);
-                        severity = None;
-                    }
+                    // A download run is judged by the address it reads, as every reader judges it;
+                    // the line is read for one only for that rule. A rule judged anew has its own
+                    // severity, not the pattern's.
+                    let (id, why) = match compiled.rule.id {
+                        run @ "remote-code-run" => super::commands::judged_run(
+                            run,
+                            &super::commands::address_in(text.get(m.start()..line_end).unwrap_or_default()),
+                        ),
+                        id => (id, ""),
+                    };
+                    let pattern_severity = compiled.rule.patterns.get(pattern_index).and_then(|p| p.severity);
+                    let severity = if id == compiled.rule.id { pattern_severity } else { None };
+                    let message = format!("matches {:?}{why}", super::text::visible(m.as_str()));
                     sink.report_line(id, severity, m.start(), (line_start, line_end), message);
                 }
             }

@@ -25,7 +25,7 @@ use super::text::{Region, RegionKind, inline_code_spans, line_at};
 
 pub use allowed_tools::check_allowed_tools;
 pub use invocation::{INSTALLER_SOURCES, is_installer};
-pub use rules::{address_in, download_rule};
+pub use rules::{address_in, download_rule, judged_run};
 
 use blobs::{encoded_blobs, fork_bombs};
 use invocation::invocation;

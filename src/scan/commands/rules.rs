@@ -106,6 +106,12 @@ pub fn download_rule(url: &str) -> (&'static str, &'static str) {
     }
 }
 
+/// Rule `id` as found by a reader, judged again by the address its download reads when it is
+/// remote-code-run and the address is known ([`download_rule`]); with the words it adds.
+pub fn judged_run(id: &'static str, address: &str) -> (&'static str, &'static str) {
+    if id == "remote-code-run" && !address.is_empty() { download_rule(address) } else { (id, "") }
+}
+
 /// The first address (`scheme://...`) in `text`, up to a space, quote or bracket; empty for none.
 pub fn address_in(text: &str) -> String {
     let Some(scheme_end) = text.find("://") else { return String::new() };

@@ -5,7 +5,7 @@
 
 use super::targets::{CRED_SOURCE, DECODED_PREFIX, SECRET_CALL, SENDS_IN_SHELL, target_of};
 use super::value::{Origin, Val, decode, home_normalized};
-use crate::scan::commands::{address_in, download_rule};
+use crate::scan::commands::{address_in, judged_run};
 use crate::scan::rules::{Severity, known};
 use crate::scan::{Sink, text};
 
@@ -588,10 +588,7 @@ impl<'s, 't> Engine<'s, 't> {
         let line_of = |at: usize| text.bytes().take(at).filter(|b| *b == b'\n').count();
         let (source, sink) = (line_of(origin.at), line_of(start));
         // Running a download is judged by its address, as every reader judges it.
-        let (id, why) = match id {
-            "remote-code-run" if !origin.source.is_empty() => download_rule(&origin.source),
-            _ => (id, ""),
-        };
+        let (id, why) = judged_run(id, &origin.source);
         let message = if source == sink {
             format!("{} and {how}{why}", origin.what)
         } else {
