@@ -441,10 +441,19 @@ pub struct ListingPage {
     pub parent_href: String,
     pub total: usize,
     pub cards: Vec<Arc<Card>>,
-    pub layout: super::listing::Layout,
+    pub layout: Layout,
     pub pagination: Pagination,
     /// The same skills in other orders (empty for a listing with one order).
     pub sorts: Vec<SortLink>,
+}
+
+/// How a listing shows each skill: a card with its description, or one line (title,
+/// repository, tokens) where the skills are listed again elsewhere with cards.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Layout {
+    Cards,
+    Rows,
 }
 
 /// A link to one order of a listing.

@@ -247,15 +247,6 @@ struct Showing<'a> {
     layout: Layout,
 }
 
-/// How a listing shows each skill: a card with its description, or one line (title,
-/// repository, tokens) where the skills are listed again elsewhere with cards.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Layout {
-    Cards,
-    Rows,
-}
-
 /// A listing page's context, from its input and its cards.
 fn listing_page(input: &ListingInput, cards: Vec<Arc<Card>>) -> ListingPage {
     let ListingInput { frame, base, dir, heading, intro, parent, total, page: n, total_pages, sorts, layout } = *input;

@@ -457,14 +457,7 @@ pub fn render_site(
             )?;
             let mut dirs = vec![String::new()];
             let intro = format!("All {} in this catalog, by name.", crate::plural::count(all.len(), "skill"));
-            dirs.extend(listings.write_listing(
-                "skills/",
-                "All skills",
-                &intro,
-                ("", ""),
-                &all,
-                listing::Layout::Rows,
-            )?);
+            dirs.extend(listings.write_listing("skills/", "All skills", &intro, ("", ""), &all, Layout::Rows)?);
             for kind in [topics::TopicKind::Category, topics::TopicKind::Product, topics::TopicKind::Tag] {
                 dirs.extend(listings.write_topics(&topic_index, kind)?);
             }
@@ -519,9 +512,12 @@ pub fn render_site(
             renderer.page(out, "404.html", "404.html", &not_found)?;
             let (feed, api) = rayon::join(
                 || feeds::write_feed(catalog, out),
-                || match catalog.config.publish.api_for(catalog.skills.len()) {
-                    true => feeds::write_api(catalog, &facts, &renderer.program, out),
-                    false => Ok(()),
+                || {
+                    if catalog.config.publish.api_for(catalog.skills.len()) {
+                        feeds::write_api(catalog, &facts, &renderer.program, out)
+                    } else {
+                        Ok(())
+                    }
                 },
             );
             feed.and(api)
