@@ -423,20 +423,23 @@ async function checkSearch(browser, run, skills, opts) {
   await page.goto(run.base + "search/", { waitUntil: "load" });
   await settle(page);
   const box = page.locator("#q");
-  await box.click();
-  await box.pressSequentially(pick.word, { delay: 30 });
   const results = page.locator("#search-results .card-title");
-  let titles = [];
-  try {
-    await page.waitForFunction(
-      (title) => Array.from(document.querySelectorAll("#search-results .card-title")).some((a) => a.textContent === title),
-      pick.title,
-      { timeout: 10000 },
-    );
-  } catch {
-    // Reported below with what the page did show.
-  }
-  titles = await results.allTextContents();
+  // Types `word` into the search box and returns the result titles once `title` is among them,
+  // or what the page shows after 10 s (reported by the caller).
+  const typed = async (word) => {
+    await box.fill("");
+    await box.pressSequentially(word, { delay: 30 });
+    await page
+      .waitForFunction(
+        (title) => Array.from(document.querySelectorAll("#search-results .card-title")).some((a) => a.textContent === title),
+        pick.title,
+        { timeout: 10000 },
+      )
+      .catch(() => {});
+    return results.allTextContents();
+  };
+  await box.click();
+  const titles = await typed(pick.word);
   const status = await page.locator("#search-status").textContent();
   if (!titles.includes(pick.title)) {
     run.fail("search", "search/", `typing "${pick.word}" did not list "${pick.title}"; results: ${JSON.stringify(titles.slice(0, 10))}, status: ${status}`);
@@ -452,18 +455,7 @@ async function checkSearch(browser, run, skills, opts) {
   const slip = typoOf(pick.word, opts.site);
   let slipTitles = null;
   if (slip) {
-    await box.fill("");
-    await box.pressSequentially(slip, { delay: 30 });
-    try {
-      await page.waitForFunction(
-        (title) => Array.from(document.querySelectorAll("#search-results .card-title")).some((a) => a.textContent === title),
-        pick.title,
-        { timeout: 10000 },
-      );
-    } catch {
-      // Reported below.
-    }
-    slipTitles = await results.allTextContents();
+    slipTitles = await typed(slip);
     if (!slipTitles.includes(pick.title)) {
       run.fail("search", "search/", `typing "${slip}" (for "${pick.word}") did not list "${pick.title}"; results: ${JSON.stringify(slipTitles.slice(0, 10))}`);
     }
