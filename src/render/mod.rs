@@ -496,13 +496,14 @@ pub fn render_site(
         },
         || -> Result<()> {
             let faults = faults.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            let locator = report::Locator::new(catalog);
             let report = ReportPage {
                 site: site("report/"),
                 lines: catalog
                     .diagnostics
                     .iter()
                     .chain(faults.iter().map(|(_, d)| d))
-                    .map(|d| report::line(catalog, d))
+                    .map(|d| locator.line(d))
                     .collect(),
             };
             renderer.page(out, "report/index.html", "report.html", &report)?;
