@@ -35,6 +35,8 @@ struct CommandTable {
 static COMMANDS: LazyLock<CommandTable> =
     LazyLock::new(|| toml::from_str(include_str!("../../data/commands.toml")).expect("data/commands.toml is valid"));
 static URL: LazyLock<Regex> = LazyLock::new(|| Regex::new(r#"https?://[^\s<>"'`)\]}|\\]+"#).unwrap());
+/// The endings of a credential's name; `_API_KEY` ends in `_KEY`.
+const CREDENTIAL_SUFFIXES: [&str; 4] = ["_KEY", "_TOKEN", "_SECRET", "_PASSWORD"];
 static CREDENTIAL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*(?:_API_KEY|_TOKEN|_SECRET|_KEY|_PASSWORD)\b").unwrap()
 });
@@ -76,9 +78,16 @@ pub fn capabilities(skill: &ParsedSkill, repo: &RepoId) -> Capabilities {
     }
 
     let mut credential_names: Vec<String> = Vec::new();
-    for m in CREDENTIAL.find_iter(&skill.text) {
-        if !credential_names.iter().any(|c| c == m.as_str()) {
-            credential_names.push(m.as_str().to_string());
+    // The pattern starts with nothing a literal search finds, so its automaton would read
+    // every byte of every skill; most skills hold none of the suffixes it ends with.
+    let may_name_credential = CREDENTIAL_SUFFIXES
+        .iter()
+        .any(|suffix| memchr::memmem::find(skill.text.as_bytes(), suffix.as_bytes()).is_some());
+    if may_name_credential {
+        for m in CREDENTIAL.find_iter(&skill.text) {
+            if !credential_names.iter().any(|c| c == m.as_str()) {
+                credential_names.push(m.as_str().to_string());
+            }
         }
     }
 

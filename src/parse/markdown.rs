@@ -207,29 +207,54 @@ fn collapse(text: &str) -> String {
 /// A word is a run of letters or digits, joined by apostrophes, hyphens or underscores
 /// (`don't`, `write_file`, `step-by-step` are one word each).
 pub fn count_words(text: &str) -> usize {
-    // ASCII text is read byte by byte, which is several times quicker than by `char`.
-    if text.is_ascii() { count_words_in(text.bytes().map(char::from)) } else { count_words_in(text.chars()) }
-}
-
-fn count_words_in(chars: impl Iterator<Item = char>) -> usize {
     let mut words = 0;
     let mut in_word = false;
     let mut prev_joiner = false;
-    for c in chars {
-        if c.is_alphanumeric() {
-            if !in_word {
-                words += 1;
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    while let Some(&byte) = bytes.get(at) {
+        // ASCII, most of any text, byte by byte; anything else as the `char` it starts.
+        let class = if byte.is_ascii() {
+            at += 1;
+            if byte.is_ascii_alphanumeric() {
+                Class::Letter
+            } else if matches!(byte, b'\'' | b'-' | b'_') {
+                Class::Joiner
+            } else {
+                Class::Other
             }
-            in_word = true;
-            prev_joiner = false;
-        } else if in_word && !prev_joiner && matches!(c, '\'' | '’' | '-' | '_') {
-            prev_joiner = true;
         } else {
-            in_word = false;
-            prev_joiner = false;
+            let c = text.get(at..).and_then(|rest| rest.chars().next()).unwrap_or(' ');
+            at += c.len_utf8();
+            if c.is_alphanumeric() {
+                Class::Letter
+            } else if c == '’' {
+                Class::Joiner
+            } else {
+                Class::Other
+            }
+        };
+        match class {
+            Class::Letter => {
+                words += usize::from(!in_word);
+                in_word = true;
+                prev_joiner = false;
+            }
+            Class::Joiner if in_word && !prev_joiner => prev_joiner = true,
+            _ => {
+                in_word = false;
+                prev_joiner = false;
+            }
         }
     }
     words
+}
+
+#[derive(Clone, Copy)]
+enum Class {
+    Letter,
+    Joiner,
+    Other,
 }
 
 #[cfg(test)]

@@ -10,11 +10,11 @@
 //! rest, so a repository of 5,000 skills costs each of them no more than one of 50.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use rayon::prelude::*;
 
 use super::taxonomy::{Topics, words};
+use crate::FastMap;
 
 /// Posting entries visited per skill when gathering candidates.
 const CANDIDATE_BUDGET: usize = 600;
@@ -76,7 +76,7 @@ const STOPWORDS: &[&str] = &[
 pub fn rank(inputs: &[SimilarInput], k: usize, same_repo_k: usize) -> Ranking {
     let n = inputs.len();
     // Features: tags, products, categories, each an id in one space.
-    let mut feature_ids: HashMap<String, u32> = HashMap::new();
+    let mut feature_ids: FastMap<String, u32> = FastMap::default();
     let features: Vec<Vec<u32>> = inputs
         .iter()
         .map(|input| {
@@ -99,16 +99,27 @@ pub fn rank(inputs: &[SimilarInput], k: usize, same_repo_k: usize) -> Ranking {
         })
         .collect();
 
-    // Terms with TF-IDF weights.
-    let mut term_ids: HashMap<String, u32> = HashMap::new();
-    let counts: Vec<Vec<(u32, f32)>> = inputs
-        .iter()
+    // Terms with TF-IDF weights. A skill's words are read in parallel; only the numbering of
+    // terms, which follows catalog order, is done in turn.
+    let skill_words: Vec<Vec<String>> = inputs
+        .par_iter()
         .map(|input| {
-            let mut tf: HashMap<u32, f32> = HashMap::new();
-            for word in input.text.iter().flat_map(|part| words(part)) {
-                if word.len() < 3 || STOPWORDS.contains(&word.as_str()) || word.chars().all(|c| c.is_ascii_digit()) {
-                    continue;
-                }
+            input
+                .text
+                .iter()
+                .flat_map(|part| words(part))
+                .filter(|word| {
+                    word.len() >= 3 && !STOPWORDS.contains(&word.as_str()) && !word.chars().all(|c| c.is_ascii_digit())
+                })
+                .collect()
+        })
+        .collect();
+    let mut term_ids: FastMap<String, u32> = FastMap::default();
+    let counts: Vec<Vec<(u32, f32)>> = skill_words
+        .into_iter()
+        .map(|words| {
+            let mut tf: FastMap<u32, f32> = FastMap::default();
+            for word in words {
                 let next = term_ids.len() as u32;
                 *tf.entry(*term_ids.entry(word).or_insert(next)).or_default() += 1.0;
             }
@@ -124,7 +135,7 @@ pub fn rank(inputs: &[SimilarInput], k: usize, same_repo_k: usize) -> Ranking {
         }
     }
     let vectors: Vec<Vec<(u32, f32)>> = counts
-        .into_iter()
+        .into_par_iter()
         .map(|v| {
             let mut weighted: Vec<(u32, f32)> = v
                 .into_iter()
@@ -274,7 +285,7 @@ struct Repos {
 
 impl Repos {
     fn new(inputs: &[SimilarInput]) -> Repos {
-        let mut list_of: HashMap<usize, usize> = HashMap::new();
+        let mut list_of: FastMap<usize, usize> = FastMap::default();
         let mut members: Vec<Vec<u32>> = Vec::new();
         let place = inputs
             .iter()

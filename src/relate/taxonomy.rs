@@ -7,6 +7,7 @@ use serde::Deserialize;
 
 use crate::parse::frontmatter::value_text;
 use crate::slug::slugify;
+use crate::{FastMap, FastSet};
 
 /// Tags kept per skill: frontmatter lists can be long and noisy.
 const MAX_TAGS: usize = 12;
@@ -23,14 +24,27 @@ pub struct Taxonomy {
     keywords: Keywords,
 }
 
-/// The keyword set, left out of `Debug` and of the serialized taxonomy (which keys every skill):
-/// it is made from the topics, and a hash set's order changes from run to run.
+/// The keywords, left out of `Debug` and of the serialized taxonomy (which keys every skill):
+/// they are made from the topics, and a hash map's order changes from run to run.
 #[derive(Clone, Default)]
-struct Keywords(HashSet<String>);
+struct Keywords {
+    /// Each keyword, to the topics that list it.
+    uses: FastMap<String, KeywordUse>,
+    /// The first words of keywords of two and three words: only a phrase that starts with one
+    /// is looked up.
+    heads: FastSet<String>,
+}
+
+/// The categories and products (by their index) that list one keyword, once per listing.
+#[derive(Clone, Default)]
+struct KeywordUse {
+    categories: Vec<usize>,
+    products: Vec<usize>,
+}
 
 impl std::fmt::Debug for Keywords {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Keywords({} from the topics)", self.0.len())
+        write!(f, "Keywords({} from the topics)", self.uses.len())
     }
 }
 
@@ -81,7 +95,22 @@ impl Taxonomy {
         for def in taxonomy.categories.iter_mut().chain(taxonomy.products.iter_mut()) {
             for keyword in &mut def.keywords {
                 *keyword = words(keyword).collect::<Vec<_>>().join(" ");
-                taxonomy.keywords.0.insert(keyword.clone());
+            }
+        }
+        let keywords = &mut taxonomy.keywords;
+        for (index, def) in taxonomy.categories.iter().enumerate() {
+            for keyword in &def.keywords {
+                keywords.uses.entry(keyword.clone()).or_default().categories.push(index);
+            }
+        }
+        for (index, def) in taxonomy.products.iter().enumerate() {
+            for keyword in &def.keywords {
+                keywords.uses.entry(keyword.clone()).or_default().products.push(index);
+            }
+        }
+        for keyword in keywords.uses.keys() {
+            if let Some((head, _)) = keyword.split_once(' ') {
+                keywords.heads.insert(head.to_string());
             }
         }
         Ok(taxonomy)
@@ -108,7 +137,7 @@ impl Taxonomy {
         }
 
         let words = WordSet::new(
-            &self.keywords.0,
+            &self.keywords,
             [fm.name.as_deref().unwrap_or(""), &name.replace(['-', '_'], " "), description]
                 .into_iter()
                 .chain(body.sections.iter().map(String::as_str))
@@ -123,13 +152,16 @@ impl Taxonomy {
                 categories.push(topic);
             }
         }
+        // Each category's keywords found, counted once per keyword it lists.
+        let mut hits = vec![0usize; self.categories.len()];
+        let mut named_products = vec![false; self.products.len()];
+        for uses in words.found.values() {
+            uses.categories.iter().for_each(|&c| hits[c] += 1);
+            uses.products.iter().for_each(|&p| named_products[p] = true);
+        }
         if categories.is_empty() {
-            let mut best: Vec<(usize, &TopicDef)> = self
-                .categories
-                .iter()
-                .map(|c| (c.keywords.iter().filter(|k| words.contains(k)).count(), c))
-                .filter(|(hits, _)| *hits >= self.min_hits)
-                .collect();
+            let mut best: Vec<(usize, &TopicDef)> =
+                hits.iter().copied().zip(&self.categories).filter(|(hits, _)| *hits >= self.min_hits).collect();
             best.sort_by_key(|b| std::cmp::Reverse(b.0));
             if let Some(&(top, _)) = best.first() {
                 categories = best.iter().take_while(|(hits, _)| *hits == top).take(2).map(|(_, c)| topic(c)).collect();
@@ -140,10 +172,9 @@ impl Taxonomy {
         let products = self
             .products
             .iter()
-            .filter(|p| {
-                p.keywords.iter().any(|k| words.contains(k)) || p.commands.iter().any(|c| commands.contains(c.as_str()))
-            })
-            .map(topic)
+            .zip(named_products)
+            .filter(|(p, named)| *named || p.commands.iter().any(|c| commands.contains(c.as_str())))
+            .map(|(p, _)| topic(p))
             .collect();
 
         Topics { tags, categories, products }
@@ -210,26 +241,27 @@ fn frontmatter_values(fm: &crate::parse::frontmatter::Frontmatter, keys: &[&str]
 /// whole-word keyword lookups. Only keywords are kept: a skill has thousands of phrases and
 /// the taxonomy a few hundred keywords.
 struct WordSet<'t> {
-    found: HashSet<&'t str>,
+    found: FastMap<&'t str, &'t KeywordUse>,
 }
 
 impl<'t> WordSet<'t> {
-    fn new<'a>(keywords: &'t HashSet<String>, texts: impl Iterator<Item = &'a str>) -> WordSet<'t> {
-        let mut found = HashSet::new();
+    fn new<'a>(keywords: &'t Keywords, texts: impl Iterator<Item = &'a str>) -> WordSet<'t> {
+        let mut found = FastMap::default();
         let mut phrase = String::new();
         for text in texts {
             let words: Vec<String> = words(text).collect();
-            for n in 1..=3 {
-                for window in words.windows(n) {
+            for (at, word) in words.iter().enumerate() {
+                let longest = if keywords.heads.contains(word) { 3 } else { 1 };
+                for len in 1..=longest.min(words.len() - at) {
                     phrase.clear();
-                    for (i, word) in window.iter().enumerate() {
+                    for (i, word) in words[at..at + len].iter().enumerate() {
                         if i > 0 {
                             phrase.push(' ');
                         }
                         phrase.push_str(word);
                     }
-                    if let Some(keyword) = keywords.get(phrase.as_str()) {
-                        found.insert(keyword.as_str());
+                    if let Some((keyword, uses)) = keywords.uses.get_key_value(phrase.as_str()) {
+                        found.insert(keyword.as_str(), uses);
                     }
                 }
             }
@@ -239,8 +271,9 @@ impl<'t> WordSet<'t> {
 
     /// Whether the texts hold `phrase`, a taxonomy keyword: words as [`words`] gives them,
     /// joined by one space.
+    #[cfg(test)]
     fn contains(&self, phrase: &str) -> bool {
-        self.found.contains(phrase)
+        self.found.contains_key(phrase)
     }
 }
 
@@ -275,11 +308,12 @@ mod tests {
 
     #[test]
     fn whole_word_phrases() {
-        let keywords: HashSet<String> =
-            ["docker compose", "node.js", "compose stacks with node.js", "dock", "stacks with node.js", "kafka"]
-                .map(String::from)
-                .into();
-        let set = WordSet::new(&keywords, ["Run Docker Compose stacks with node.js"].into_iter());
+        let t = Taxonomy::parse(
+            "products = []\n[[categories]]\nid = \"x\"\nname = \"X\"\nkeywords = [\"docker compose\", \"node.js\", \
+             \"compose stacks with node.js\", \"dock\", \"stacks with node.js\", \"kafka\"]\n",
+        )
+        .unwrap();
+        let set = WordSet::new(&t.keywords, ["Run Docker Compose stacks with node.js"].into_iter());
         assert!(set.contains("docker compose"));
         assert!(set.contains("node.js"));
         assert!(set.contains("stacks with node.js"));
