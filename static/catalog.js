@@ -159,3 +159,25 @@
   note.textContent = "Opened as a file: pages work, search does not. Run “catalog serve --open” to browse the site served.";
   main.insertBefore(note, main.firstChild);
 })();
+
+// A skill's description is cut to three lines on a phone, so that the install command is on the
+// first screen; a button under a cut description shows the rest in place.
+(function () {
+  "use strict";
+  var lede = document.querySelector(".skill-head .lede");
+  if (!lede) return;
+  var button = document.createElement("button");
+  button.type = "button";
+  button.className = "lede-more";
+  button.textContent = "Show the whole description";
+  lede.insertAdjacentElement("afterend", button);
+  function update() {
+    button.hidden = lede.classList.contains("open") || lede.scrollHeight <= lede.clientHeight + 1;
+  }
+  button.addEventListener("click", function () {
+    lede.classList.add("open");
+    update();
+  });
+  update();
+  window.addEventListener("resize", update);
+})();

@@ -111,7 +111,7 @@ fn the_skill_page_opens_with_its_summary_and_says_each_fact_once() {
     // Later sections say what is new: the verdict is the strip's (the safety section says where
     // the check looked), a count or a list shown in one place only.
     // (The editors' notes are their own words, apart from what was read of the skill.)
-    let editors = main.find("id=editors").unwrap()..main.find("id=install").unwrap();
+    let editors = main.find("id=editors").unwrap()..main.find("id=facts").unwrap();
     let before_skill_md = text_of(&format!("{}{}", &main[..editors.start], &main[editors.end..skill_md]));
     for once in ["Passed", "200 words", "python3", "Sandbox has missing dependencies", "Write the Python Script", "MIT"]
     {
@@ -124,7 +124,7 @@ fn the_skill_page_opens_with_its_summary_and_says_each_fact_once() {
     assert!(!html.contains("id=faq") && !html.contains("FAQPage"));
     // One command in view, the first agent's, and every agent's ways one link away: the copy by
     // hand is the page script's, from the agents' table, and on the agents page without it.
-    let install = &main[main.find("id=install").unwrap()..main.find("id=facts").unwrap()];
+    let install = &main[main.find("id=install").unwrap()..main.find("id=editors").unwrap()];
     assert_eq!(install.matches("<div class=cmd").count(), 1, "{install}");
     assert!(!install.contains("git clone"), "{install}");
     assert!(text_of(install).contains("-a claude-code") && install.contains("agents/#claude-code"), "{install}");

@@ -681,10 +681,27 @@ async function checkScreenshots(browser, run, targets, opts) {
       }
       current = `${rel || "/"} at ${width}px`;
       await shoot(page, run, rel, name, mode, width, opts, files, heights);
+      if (name === "skill" && mode === "phone") await checkFirstScreen(page, run, rel, height, heights);
     }
     await context.close();
   }
   run.passed("screenshots", { files, heights });
+}
+
+// A skill page's first phone screen holds its install command: the command's first line ends
+// within the window's height (a skill without a repository has no command to show).
+async function checkFirstScreen(page, run, rel, height, heights) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const line = await page.evaluate(() => {
+    const code = document.querySelector("#install .cmd code");
+    if (!code) return null;
+    const first = code.getClientRects()[0];
+    return first ? Math.round(first.bottom + window.scrollY) : null;
+  });
+  heights["skill phone, install command's first line"] = line;
+  if (line !== null && line > height) {
+    run.fail("screenshots", rel, `on a ${height}px phone screen the install command's first line ends at ${line}px, below the first screen`);
+  }
 }
 
 async function shoot(page, run, rel, name, mode, width, opts, files, heights) {
