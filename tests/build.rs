@@ -42,7 +42,7 @@ fn reference_skill_page_has_the_reference_figures() {
         "Licence MIT",
         "About 23 tokens (name and description) until it runs",
         "Shell commands in SKILL.md call: python3",
-        "SKILL.md holds no URLs and no names of API keys, tokens, secrets or passwords.",
+        "SKILL.md holds no URLs outside its own repository and no names of API keys, tokens, secrets or passwords.",
         "Pre-approves nothing (no allowed-tools line)",
         "3 steps, taken from step headings in SKILL.md. Write the Python Script Execute via Shell Handle Output",
     ] {

@@ -38,7 +38,8 @@ static URL: LazyLock<Regex> = LazyLock::new(|| Regex::new(r#"https?://[^\s<>"'`)
 /// The endings of a credential's name; `_API_KEY` ends in `_KEY`.
 const CREDENTIAL_SUFFIXES: [&str; 4] = ["_KEY", "_TOKEN", "_SECRET", "_PASSWORD"];
 static CREDENTIAL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*(?:_API_KEY|_TOKEN|_SECRET|_KEY|_PASSWORD)\b").unwrap()
+    // Parts may be joined by more than one underscore (`APP__ADMIN__PASSWORD`, nested settings).
+    Regex::new(r"\b[A-Z][A-Z0-9]*(?:_+[A-Z0-9]+)*_+(?:API_KEY|TOKEN|SECRET|KEY|PASSWORD)\b").unwrap()
 });
 
 pub fn capabilities(skill: &ParsedSkill, repo: &RepoId) -> Capabilities {
@@ -241,8 +242,11 @@ mod tests {
     #[test]
     fn credential_names_by_suffix() {
         let c = caps(
-            "---\nname: a\n---\nexport OPENAI_API_KEY=x SLACK_BOT_TOKEN GITHUB_TOKEN DB_PASSWORD MY_KEYS lower_token\n",
+            "---\nname: a\n---\nexport OPENAI_API_KEY=x SLACK_BOT_TOKEN GITHUB_TOKEN DB_PASSWORD MY_KEYS lower_token APP__ADMIN__PASSWORD\n",
         );
-        assert_eq!(c.credential_names, ["OPENAI_API_KEY", "SLACK_BOT_TOKEN", "GITHUB_TOKEN", "DB_PASSWORD"]);
+        assert_eq!(
+            c.credential_names,
+            ["OPENAI_API_KEY", "SLACK_BOT_TOKEN", "GITHUB_TOKEN", "DB_PASSWORD", "APP__ADMIN__PASSWORD"]
+        );
     }
 }

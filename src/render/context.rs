@@ -91,8 +91,9 @@ pub struct Capabilities {
     pub commands: Vec<String>,
     pub urls: Vec<String>,
     pub credential_names: Vec<String>,
-    /// What SKILL.md holds none of, as one sentence ("SKILL.md holds no shell commands and no
-    /// URLs."), so that each empty kind is not a box of its own; empty when it holds every kind.
+    /// What SKILL.md holds none of, as one sentence ("SKILL.md holds no shell command that runs a
+    /// program and no URLs outside its own repository."), so that each empty kind is not a box of
+    /// its own; empty when it holds every kind.
     pub absent: String,
 }
 

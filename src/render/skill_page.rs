@@ -462,8 +462,10 @@ fn withheld_reason(license: &crate::analyze::License) -> String {
 /// The kinds of capability SKILL.md shows none of, as a sentence.
 fn absent_capabilities(caps: &crate::analyze::Capabilities) -> String {
     let absent: Vec<String> = [
-        (caps.commands.is_empty(), "no shell commands"),
-        (caps.urls.is_empty(), "no URLs"),
+        // Builtins (`echo`, `export`) run no program, and the list counts programs; a link into
+        // the skill's own repository is no outside address.
+        (caps.commands.is_empty(), "no shell command that runs a program"),
+        (caps.urls.is_empty(), "no URLs outside its own repository"),
         (caps.credential_names.is_empty(), "no names of API keys, tokens, secrets or passwords"),
     ]
     .into_iter()
