@@ -728,6 +728,14 @@ async function shoot(page, run, rel, name, mode, width, opts, files, heights) {
     }
 }
 
+// The first category page by name ("categories/NAME/"), or null in a catalog without one.
+function firstCategory(site) {
+  const dir = path.join(site, "categories");
+  if (!fs.existsSync(dir)) return null;
+  const names = fs.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  return names.length ? `categories/${names[0]}/` : null;
+}
+
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
   const started = Date.now();
@@ -756,10 +764,16 @@ async function main() {
     if (has("search")) await checkSearch(browser, run, skills, opts);
     if (has("copy") && needSkill("copy")) await checkCopy(browser, run, skill);
     if (has("keyboard") && needSkill("keyboard")) await checkKeyboard(browser, run, skill);
-    // The four pages people land on: the home page, a skill, its repository and search.
+    // The pages people land on: the home page, a skill, its repository, a category and search.
     const repo = skill ? skill.split("/").slice(0, 2).join("/") + "/" : null;
     const exists = (rel) => (rel !== null && fs.existsSync(path.join(opts.site, rel, "index.html")) ? rel : null);
-    const targets = [["home", exists("")], ["skill", exists(skill)], ["repository", exists(repo)], ["search", exists("search/")]];
+    const targets = [
+      ["home", exists("")],
+      ["skill", exists(skill)],
+      ["repository", exists(repo)],
+      ["category", exists(firstCategory(opts.site))],
+      ["search", exists("search/")],
+    ];
     // A page with the editors' notes, whose section the page above may lack.
     const edited = editedSkillPath(skills, opts.site);
     const axeTargets = edited && edited !== skill ? [...targets, ["edited skill", edited]] : targets;
