@@ -44,6 +44,7 @@ const TRIGGERS: &[(&str, Group)] = &[
     ("ethereum", Group::Flow),
     ("exodus", Group::Flow),
     ("metamask", Group::Flow),
+    ("gh/hosts", Group::Flow),
     ("environ", Group::Flow),
     // Credentials printed by a CLI or read from a keyring (`TOKEN_COMMAND`).
     ("auth token", Group::Flow),
@@ -87,6 +88,8 @@ const TRIGGERS: &[(&str, Group)] = &[
     ("bashrc", Group::Flow),
     ("profile", Group::Flow),
     ("zshrc", Group::Flow),
+    ("bash_login", Group::Flow),
+    ("kshrc", Group::Flow),
     ("zshenv", Group::Flow),
     ("zlogin", Group::Flow),
     ("cshrc", Group::Flow),
@@ -228,4 +231,42 @@ fn has_long_word(code: &str) -> bool {
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Group, TRIGGERS};
+    use crate::scan::literals::{necessary_branches, text_of};
+    use crate::scan::script::targets;
+
+    /// Every path and call the flow readers start from is reached: each branch of its pattern
+    /// needs a word that holds one of the flow triggers, or the block that matches it is never
+    /// read. (`TOKEN_COMMAND`'s triggers are its commands' words in a row, `auth token`, which
+    /// a pattern's literals, taken word by word, do not show.)
+    #[test]
+    fn every_flow_pattern_has_a_trigger() {
+        let triggers: Vec<&str> =
+            TRIGGERS.iter().filter(|(_, group)| matches!(group, Group::Flow)).map(|(word, _)| *word).collect();
+        let patterns = [("CRED_SOURCE", targets::CRED_SOURCE.as_str()), ("SECRET_CALL", targets::SECRET_CALL.as_str())]
+            .into_iter()
+            .chain(targets::TARGETS.iter().map(|(rule, _, pattern)| (*rule, *pattern)));
+        let mut untriggered = Vec::new();
+        for (name, pattern) in patterns {
+            let branches = necessary_branches(pattern, 8).unwrap_or_else(|| panic!("{name}: a branch with no literal"));
+            for branch in branches {
+                let reached =
+                    branch.iter().any(|set| set.iter().all(|word| triggers.iter().any(|t| text_of(word).contains(t))));
+                if !reached {
+                    let words: Vec<&str> = branch
+                        .iter()
+                        .flatten()
+                        .map(|word| text_of(word))
+                        .filter(|word| !triggers.iter().any(|t| word.contains(t)))
+                        .collect();
+                    untriggered.push(format!("{name}: {words:?}"));
+                }
+            }
+        }
+        assert!(untriggered.is_empty(), "branches no flow trigger reaches:\n{}", untriggered.join("\n"));
+    }
 }
