@@ -435,6 +435,7 @@ fn scan_text_with(
     }
     let (mut findings, limits) = sink.finish_with_limits();
     documented::cap_in_tables(kind, text, &regions, &mut findings);
+    documented::cap_in_reference_code(path, kind, text, &regions, &mut findings);
     (findings, limits)
 }
 
