@@ -29,10 +29,7 @@ pub struct Cost {
     pub words: usize,
 }
 
-/// Characters / 4, rounded half up.
-pub fn tokens_for_chars(chars: usize) -> usize {
-    (chars + 2) / 4
-}
+pub use catalog_skill::tokens_for_chars;
 
 pub fn cost(skill: &ParsedSkill) -> Cost {
     let chars = skill.text.chars().count();

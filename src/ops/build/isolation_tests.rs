@@ -1,5 +1,5 @@
 //! Fault isolation, end to end: the embedded catalog plus one probe skill whose file carries
-//! the marker of a stage ([`crate::fault::inject`], compiled only in tests), built beside the
+//! the marker of a stage ([`crate::fault::inject`], armed by these tests), built beside the
 //! same catalog with the marker left out. The stage panics on the probe alone: the build goes
 //! on, says which skill, file and stage, and every other skill page is byte for byte what it
 //! is without the fault.
@@ -16,6 +16,7 @@ const PROBE_PAGE: &str = "isolated/probe/probe-skill/index.html";
 /// The embedded catalog and the probe, with `marker` in the probe's file named `place`; an
 /// empty `place` leaves the probe's folder empty.
 fn catalog_with(place: &str, marker: &str) -> tempfile::TempDir {
+    crate::fault::arm();
     let project = Path::new(env!("CARGO_MANIFEST_DIR"));
     let tmp = tempfile::tempdir().expect("a temporary folder");
     copy_tree(&project.join("content"), &tmp.path().join("content"));
