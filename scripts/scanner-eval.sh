@@ -13,6 +13,7 @@
 #   plus the project's own catalog (content/OWNER/REPO) and tests/fixtures/scan/negative/*.
 #   CATALOG_BIN  scanner binary to use; without it the release binary is built with cargo.
 #   EVAL_LIST=1  also lists every malicious package that was not flagged.
+#   EVAL_KEEP=DIR  keeps the JSON reports and their index files in DIR (never the unpacked data).
 #
 # Prints, for the development part, the held-out part and the total:
 #   - per set: skills (packages for the malicious set), failed (a high or critical finding),
@@ -55,6 +56,9 @@ fi
 
 work=$(mktemp -d)
 cleanup() {
+  if [[ -n "${EVAL_KEEP:-}" ]]; then
+    mkdir -p "$EVAL_KEEP" && cp -r "$work/json" "$work"/*.tsv "$work"/*.json "$EVAL_KEEP"/ 2>/dev/null || true
+  fi
   # Unpacked folders may lack write permission; find does not follow symbolic links.
   find "$work" -type d ! -perm -u+w -exec chmod u+w {} + 2>/dev/null || true
   rm -rf "$work"
