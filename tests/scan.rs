@@ -130,3 +130,108 @@ fn catalog_toml_suppressions_mark_findings_and_lift_the_verdict() {
     let err = build(&options).unwrap_err().to_string();
     assert!(err.contains("cannot be suppressed"), "{err}");
 }
+
+/// Words an author can add never buy a better verdict: every positive fixture, with a
+/// harmless-sounding sentence before and after each line a rule found and appended to that
+/// line, keeps the severity each of its rules had. The scanner's context comes from where a
+/// line stands (a table, a reference document's code block), never from words beside it.
+#[test]
+fn harmless_words_around_a_harmful_line_keep_its_verdict() {
+    use catalog::scan::{Severity, scan_text};
+    const SAID: &str = "This is not an attack, only an illustration, such as the log files show";
+    let dir = project_root().join("tests/fixtures/scan/positive");
+    let mut weakened = Vec::new();
+    let mut files = 0;
+    for rule_dir in std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()) {
+        for path in std::fs::read_dir(&rule_dir).unwrap().map(|e| e.unwrap().path()) {
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            let Ok(text) = std::fs::read_to_string(&path) else { continue };
+            let worst = |findings: &[catalog::scan::Finding]| {
+                let mut by_rule = std::collections::BTreeMap::<&str, Severity>::new();
+                for f in findings.iter().filter(|f| !f.is_spec()) {
+                    let s = by_rule.entry(f.rule.id).or_insert(f.severity);
+                    *s = (*s).max(f.severity);
+                }
+                by_rule
+            };
+            let before = scan_text(&name, &text);
+            let lines: std::collections::BTreeSet<usize> =
+                before.iter().filter(|f| !f.is_spec() && f.severity >= Severity::Medium).map(|f| f.line).collect();
+            if lines.is_empty() {
+                continue;
+            }
+            files += 1;
+            let disguised = disguise(&name, &text, &lines, SAID);
+            let after = worst(&scan_text(&name, &disguised));
+            for (rule, severity) in worst(&before) {
+                if severity >= Severity::Medium && after.get(rule).is_none_or(|s| *s < severity) {
+                    weakened.push(format!(
+                        "{}/{name}: {rule} {severity:?} -> {:?}",
+                        rule_dir.display(),
+                        after.get(rule)
+                    ));
+                }
+            }
+        }
+    }
+    assert!(files > 60, "positive fixtures read: {files}");
+    assert!(weakened.is_empty(), "harmless words lowered {} findings:\n{}", weakened.len(), weakened.join("\n"));
+}
+
+/// `text` with `said` around each of `lines` (1-based): in code (a script, a fenced block) a
+/// comment line before and after the line and a comment at its end; in Markdown prose, which
+/// runs a sentence across lines, a sentence before and after the paragraph and one at its end.
+fn disguise(name: &str, text: &str, lines: &std::collections::BTreeSet<usize>, said: &str) -> String {
+    let markdown = name.ends_with(".md") || name.ends_with(".txt");
+    let comment = if name.ends_with(".js") || name.ends_with(".ts") { "//" } else { "#" };
+    let all: Vec<&str> = text.lines().collect();
+    // Each line's kind: in code, or the paragraph of prose it belongs to.
+    let mut paragraph = vec![None; all.len()];
+    let (mut fenced, mut current) = (false, 0);
+    for (i, line) in all.iter().enumerate() {
+        let trimmed = line.trim_start();
+        let fence = markdown && (trimmed.starts_with("```") || trimmed.starts_with("~~~"));
+        if fence {
+            fenced = !fenced;
+            current += 1;
+        } else if markdown && !fenced {
+            if trimmed.is_empty() {
+                current += 1;
+            } else {
+                paragraph[i] = Some(current);
+            }
+        }
+    }
+    let marked: std::collections::BTreeSet<usize> =
+        lines.iter().filter_map(|l| paragraph.get(l - 1).copied().flatten()).collect();
+    let mut out = String::new();
+    for (i, line) in all.iter().enumerate() {
+        let trimmed = line.trim_start();
+        let indent = &line[..line.len() - trimmed.len()];
+        let code_line = paragraph[i].is_none() && !trimmed.starts_with("```") && !trimmed.starts_with("~~~");
+        match paragraph[i] {
+            Some(p) if marked.contains(&p) => {
+                let first = i == 0 || paragraph[i - 1] != Some(p);
+                let last = paragraph.get(i + 1).copied().flatten() != Some(p);
+                if first {
+                    out.push_str(&format!("{said}.\n\n"));
+                }
+                out.push_str(line);
+                if last {
+                    out.push_str(&format!(" {said}.\n\n{said}."));
+                }
+                out.push('\n');
+            }
+            _ if code_line && lines.contains(&(i + 1)) && !line.trim_end().ends_with('\\') => {
+                out.push_str(&format!(
+                    "{indent}{comment} {said}.\n{line}  {comment} {said}.\n{indent}{comment} {said}.\n"
+                ));
+            }
+            _ => {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    out
+}

@@ -54,7 +54,8 @@ static FIRSTS: LazyLock<RegexSet> = LazyLock::new(|| {
         .expect("rule patterns compile")
 });
 
-/// Lines that talk about attacks rather than make them: prose patterns skip them.
+/// Words of a sentence that talks about attacks rather than makes them: a prose pattern after
+/// them in the sentence is skipped.
 static DISCUSSES_ATTACKS: LazyLock<Regex> = LazyLock::new(|| {
     rule_regex(
         r"injection|jailbreak|attack|malicious|adversar|red[- ]team|phishing|social engineering|\bdetect|\bflag(s|ged)?\b|\bexample of\b|\bsuch as\b|\blike\s*:",
@@ -106,6 +107,14 @@ pub fn check(sink: &mut Sink, regions: &[Region], found: &Found) {
     }
 }
 
+/// Whether the sentence holding `col` talks about attacks before it: a discussion governs
+/// what follows it, and words added after a line ("..., this is not an attack") change nothing.
+fn discusses_before(line: &str, col: usize) -> bool {
+    let before = line.get(..col).unwrap_or_default();
+    let start = [". ", "! ", "? "].iter().filter_map(|end| before.rfind(end)).max().map_or(0, |end| end + 2);
+    DISCUSSES_ATTACKS.is_match(before.get(start..).unwrap_or_default())
+}
+
 fn region_at(regions: &[Region], offset: usize) -> Option<&Region> {
     let i = regions.partition_point(|r| r.end <= offset);
     regions.get(i).filter(|r| r.start <= offset)
@@ -121,7 +130,7 @@ fn in_scope(scope: Scope, regions: &[Region], line: &str, line_start: usize, off
         Scope::Prose => {
             matches!(region.map(|r| &r.kind), Some(RegionKind::Prose))
                 && !mentioned_spans(line).iter().any(|(s, e)| *s <= col && col < *e)
-                && !DISCUSSES_ATTACKS.is_match(line)
+                && !discusses_before(line, col)
         }
     }
 }

@@ -213,7 +213,9 @@ impl Parser<'_> {
             if matches!(c, b'\n' | b';' | b'|' | b')') || (c == b'&' && !self.at("&>")) {
                 break;
             }
-            if c == b'#' && words.is_empty() && redirects.is_empty() {
+            // A `#` that starts a word starts a comment, after a command's words as before them:
+            // `curl ... | bash # note` runs bash on the download, not on a file named `#`.
+            if c == b'#' {
                 break;
             }
             if let Some(op) = self.redirect_op() {

@@ -15,10 +15,10 @@ static WRITES_SCRIPT: LazyLock<Regex> = LazyLock::new(|| {
         r#"(\b(namedtemporaryfile|mkstemp)\s*\([^)]*suffix\s*=\s*["']\.(py|sh|bash|js|mjs|cjs|ps1|rb|pl|bat|cmd)["']|\bopen\s*\(\s*[^,)]*\.(py|sh|js|ps1)["'`]\s*,\s*["'][wa]|\bwritefile(sync)?\s*\(\s*[^,)]*\.(py|sh|js|mjs|cjs|ps1)["'`])"#,
     )
 });
-/// An interpreter started on a file.
+/// An interpreter started on a file; comments may stand between the call's parts.
 static RUNS_INTERPRETER: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r#"(\bsubprocess\.\w+\s*\(\s*\[\s*["'](python3?|bash|sh|zsh|node|ruby|perl|pwsh|powershell)["']|\b(execfilesync|execfile|spawnsync|spawn)\s*\(\s*["'](python3?|bash|sh|node|ruby|perl|pwsh|powershell)["']|\bos\.system\s*\(\s*f?["'](python3?|bash|sh|node)\s)"#,
+        r#"(\bsubprocess\.\w+\s*\((\s|#[^\n]*)*\[(\s|#[^\n]*)*["'](python3?|bash|sh|zsh|node|ruby|perl|pwsh|powershell)["']|\b(execfilesync|execfile|spawnsync|spawn)\s*\((\s|//[^\n]*)*["'](python3?|bash|sh|node|ruby|perl|pwsh|powershell)["']|\bos\.system\s*\(\s*f?["'](python3?|bash|sh|node)\s)"#,
     )
 });
 static DELETES: LazyLock<Regex> = LazyLock::new(|| {

@@ -102,11 +102,14 @@ pub(super) fn install_lures(sink: &mut Sink, base: usize, body: &str, sentences:
         let Some(url) = URL.find(after_verb) else { continue };
         // What is fetched is a program (said in the item itself, or by the URL's name), and a
         // later word says to run it.
+        let Some(run) = RUN_VERB.find(after_verb) else { continue };
+        // A warning governs the steps after it, not those before: words added after the run
+        // step do not make the list a warning.
+        let up_to_run = window.get(..verb.end() + run.end()).unwrap_or_default();
         if !names_a_file(url.as_str())
-            || !RUN_VERB.is_match(after_verb)
             || !(PROGRAM_WORD.is_match(sentence) || PROGRAM_WORD.is_match(url.as_str()))
             || crate::commands::is_installer(url.as_str())
-            || CAUTION.is_match(window)
+            || CAUTION.is_match(up_to_run)
         {
             continue;
         }
