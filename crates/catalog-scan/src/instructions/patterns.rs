@@ -26,7 +26,7 @@ pub(super) static ENV_ALL: RulePattern = RulePattern::new(
     r"(\b(all|every|each|the\s+(whole|entire|full|complete))\s+(of\s+the\s+|of\s+your\s+|your\s+|the\s+)?(environment(\s+variables)?|env(\s+vars?)?|secrets|credentials|tokens|api\s+keys|passwords)\b|\bprintenv\b|\benv\s*\|)",
 );
 pub(super) static SECRET_WORDS: RulePattern = RulePattern::new(
-    r"\b(credentials?|secrets?|tokens?|api[ _-]?keys?|passwords?|env(ironment)?\s+variables?|\.env\b|cookies|session\s+(data|tokens?|ids?)|conversation(\s+history)?|chat\s+(history|logs?)|transcripts?|prompt\s+history|system\s+prompt|(user'?s?|personal|private|sensitive|confidential)\s+(data|information|files?|documents)|source\s+code|codebase|(shell|command|bash)\s+history)\b",
+    r"(\.env\b|\b(credentials?|secrets?|tokens?|api[ _-]?keys?|passwords?|env(ironment)?\s+variables?|cookies|session\s+(data|tokens?|ids?)|conversation(\s+history)?|chat\s+(history|logs?)|transcripts?|prompt\s+history|system\s+prompt|(user'?s?|personal|private|sensitive|confidential)\s+(data|information|files?|documents)|source\s+code|codebase|(shell|command|bash)\s+history)\b)",
 );
 pub(super) static READ_VERB: RulePattern = RulePattern::new(
     r"\b(read|cat|open|collect|gather|extract|harvest|grab|copy|dump|upload|send|post|include|attach|embed|exfiltrate|print|output|display|list|enumerate|retrieve|fetch|load|locate|search|scan|archive|zip|encode|base64|export|save|store|record|capture|steal)\b",

@@ -414,6 +414,14 @@ const TABLE: &[Rule] = &[
             p(&[
                 r"\b(do\s+not|don'?t|never|must\s+not)\s+(mention|reveal|disclose|show)\s+(this|these|it|that|the\s+following|anything)\s+to\s+(the\s+)?users?\b",
             ]),
+            // "Do not mention to the user that ...", "never reveal any of this to the user".
+            p(&[
+                r"\b(do\s+not|don'?t|never|must\s+not)\s+(mention|reveal|disclose)\s+([a-z]+\s+){0,3}to\s+(the\s+)?users?\b",
+            ]),
+            // Things done, left out of what the user reads.
+            p(&[
+                r"\bleave\s+(it|them|this|that|these|those)\s+out\s+of\s+(your|the)\s+(summary|report|reply|answer|response|output)\b",
+            ]),
             p(&[r"\b(do\s+not|don'?t|never)\s+let\s+(the\s+)?users?\s+(know|see|find\s+out)\b"]),
             p(&[r"\bwithout\s+(telling|informing|notifying|alerting)\s+(the\s+)?users?\b"]),
             // What was run or done, kept out of sight.

@@ -66,6 +66,27 @@ pub static RULES: &[Rule] = &[
         once_per_file: false,
     },
     Rule {
+        id: "account-created",
+        category: Category::Persistence,
+        severity: Severity::Medium,
+        title: "Creates a login account with a password it sets",
+        why: "A new account whose password is written in the skill is a way back into the machine for whoever wrote it; few skills have a reason to make one, so when it is not what the skill is for it is a likely injected step.",
+        fix: "Remove it, or tell the user to create the account themselves with a password of their own.",
+        scope: Scope::All,
+        patterns: &[
+            // Said to the agent: an account named, with a password, made or given admin rights.
+            p(&[
+                r"\b(create|add|make|set\s+up)\s+(a\s+|an\s+)?(new\s+)?(local\s+|system\s+|linux\s+|windows\s+|admin(istrator)?\s+|login\s+|ssh\s+)?(user\s+account|user|account)\s+(named|called)\b",
+                r"\bpassword\b",
+            ]),
+            // A user added, and its password set, in one command line.
+            p(&[r"\b(useradd|adduser)\b", r"\bchpasswd\b"]),
+            p(&[r"\bnet\s+user\s+\S+\s+\S+\s+/add\b"]),
+        ],
+        suppressible: true,
+        once_per_file: false,
+    },
+    Rule {
         id: "cryptominer",
         category: Category::Destructive,
         severity: Severity::High,
