@@ -21,6 +21,7 @@ pub mod instructions;
 pub mod lines;
 pub mod literals;
 pub mod prefilter;
+pub mod purpose;
 pub mod report;
 pub mod rules;
 pub mod script;
@@ -390,6 +391,19 @@ pub fn scan_skill(input: &SkillInput) -> ScanReport {
                 reason: SkipReason::Fault { error: fault.to_string() },
             }),
         }
+    }
+    let frontmatter = match (input.parsed, &parsed_here) {
+        (Some(parsed), _) => Some(&parsed.frontmatter),
+        (None, Some(Ok(parsed))) => Some(&parsed.frontmatter),
+        _ => None,
+    };
+    if let Some(frontmatter) = frontmatter {
+        let name = frontmatter.name.as_deref().unwrap_or(input.folder_name);
+        purpose::installers_of_its_subject(
+            &mut report.findings,
+            name,
+            frontmatter.description.as_deref().unwrap_or(""),
+        );
     }
     unscannable_payloads(&mut report);
     dedupe_secret_names(&mut report.findings);
