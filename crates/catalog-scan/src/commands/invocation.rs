@@ -329,7 +329,14 @@ pub(super) fn runs_stdin(inv: &Invocation, mode: Mode) -> bool {
 /// script given as `<(...)`.
 pub(super) fn evaluated_words<'a>(inv: &Invocation<'a>) -> Vec<&'a Word> {
     let name = inv.name.as_str();
-    let mut out: Vec<&Word> = inv.args.iter().filter(|w| w.subs.iter().any(|s| s.kind == SubKind::ProcessIn)).collect();
+    // A process substitution is a file to the command: code only to one that runs a file it
+    // is given (`bash <(curl ...)`), data to the rest (`diff <(curl ...) <(curl ...)`).
+    let runs_files = SHELLS.contains(&name)
+        || name.starts_with("python")
+        || SCRIPT_INTERPRETERS.contains(&name)
+        || matches!(name, "source" | "." | "pwsh" | "powershell");
+    let mut out: Vec<&Word> =
+        inv.args.iter().filter(|w| runs_files && w.subs.iter().any(|s| s.kind == SubKind::ProcessIn)).collect();
     if matches!(name, "eval" | "iex" | "invoke-expression" | "source" | ".") {
         out.extend(inv.args.iter());
     }
