@@ -399,11 +399,9 @@ pub fn scan_skill(input: &SkillInput) -> ScanReport {
     };
     if let Some(frontmatter) = frontmatter {
         let name = frontmatter.name.as_deref().unwrap_or(input.folder_name);
-        purpose::installers_of_its_subject(
-            &mut report.findings,
-            name,
-            frontmatter.description.as_deref().unwrap_or(""),
-        );
+        let description = frontmatter.description.as_deref().unwrap_or("");
+        purpose::installers_of_its_subject(&mut report.findings, name, description);
+        purpose::declared_writes(&mut report.findings, name, description);
     }
     unscannable_payloads(&mut report);
     dedupe_secret_names(&mut report.findings);

@@ -3,6 +3,12 @@
 //! choosing the skill. It is a note (`remote-code-installer`), like the well-known installers;
 //! a download run from any other host still fails.
 //!
+//! The same for a write the skill says it makes: hooks written by a skill whose name or
+//! description speaks of hooks, the agent's instructions file by one that speaks of it, a
+//! crontab by one that speaks of scheduling. Declared where the user reads before installing,
+//! such a write is a note; the same write in a skill that says nothing of it still fails. A
+//! write that turns the agent's safety off is its own rule, which this never lowers.
+//!
 //! The subject is what the skill's name and description say, which the user reads before
 //! installing it; words elsewhere in the skill do not count.
 
@@ -91,6 +97,43 @@ pub fn installers_of_its_subject(findings: &mut [Finding], name: &str, descripti
     }
 }
 
+/// What a write is to, by the words of its finding, and the words a skill's name or description
+/// says it with.
+const DECLARED_WRITES: &[(&str, &[&str], &[&str])] = &[
+    (
+        "agent-config-tamper",
+        &["hook", "pretooluse", "posttooluse", "sessionstart", "userpromptsubmit"],
+        &["hook", "hooks", "pretooluse", "posttooluse", "sessionstart"],
+    ),
+    ("agent-config-tamper", &["statusline", "status line"], &["statusline", "status"]),
+    ("agent-config-tamper", &["claude.md", "agents.md", "gemini.md"], &["claude", "agents", "gemini", "memory"]),
+    ("agent-config-tamper", &["settings.json"], &["settings", "plugins", "plugin", "permissions"]),
+    (
+        "persistence-cron",
+        &["cron"],
+        &["cron", "crontab", "schedule", "scheduled", "scheduler", "scheduling", "periodic"],
+    ),
+];
+
+/// Lowers to a note each write of [`DECLARED_WRITES`] whose object the skill's name or
+/// description names.
+pub fn declared_writes(findings: &mut [Finding], name: &str, description: &str) {
+    let said = format!("{name} {description}").to_ascii_lowercase();
+    let subject: Vec<&str> = said.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    for finding in findings.iter_mut().filter(|f| f.severity > crate::Severity::Medium) {
+        let what = format!("{} {}", finding.message, finding.matched).to_ascii_lowercase();
+        let declared = DECLARED_WRITES.iter().any(|(rule, objects, words)| {
+            *rule == finding.rule.id
+                && objects.iter().any(|o| what.contains(o))
+                && words.iter().any(|w| subject.contains(w))
+        });
+        if declared {
+            finding.severity = crate::Severity::Medium;
+            finding.message.push_str(" (a write the skill's description says it makes)");
+        }
+    }
+}
+
 /// The distinct lower-case words of `text`, four letters or more, without the common ones.
 fn words(text: &str) -> Vec<String> {
     let mut out: Vec<String> = text
@@ -124,6 +167,21 @@ fn names(subject: &[String], word: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use crate::scan_text;
+
+    #[test]
+    fn a_write_the_description_declares_is_a_note() {
+        let text = "Add a `PreToolUse` hook to `.claude/settings.json` that blocks `git commit --no-verify`.\n";
+        let judged = |name: &str, description: &str| {
+            let mut findings = scan_text("SKILL.md", text);
+            super::declared_writes(&mut findings, name, description);
+            findings.iter().map(|f| (f.rule.id, f.severity.as_str())).collect::<Vec<_>>()
+        };
+        assert_eq!(
+            judged("block-no-verify-hook", "A hook that stops commits that skip checks."),
+            [("agent-config-tamper", "medium")]
+        );
+        assert_eq!(judged("release-notes", "Formats release notes."), [("agent-config-tamper", "high")]);
+    }
 
     fn judged(name: &str, description: &str, line: &str) -> Vec<(&'static str, &'static str)> {
         let mut findings = scan_text("install.sh", line);
