@@ -81,6 +81,10 @@ const COMMON: &[&str] = &[
 /// Lowers each `remote-code-run` finding whose address is on the host (or, on a code host, in
 /// the repository) of a tool the skill's name or description names.
 pub fn installers_of_its_subject(findings: &mut [Finding], name: &str, description: &str) {
+    // Most skills have no such finding: their name and description are not read.
+    if !findings.iter().any(|f| f.rule.id == "remote-code-run") {
+        return;
+    }
     let subject = words(&format!("{name} {description}"));
     if subject.is_empty() {
         return;
@@ -118,9 +122,14 @@ const DECLARED_WRITES: &[(&str, &[&str], &[&str])] = &[
 /// Lowers to a note each write of [`DECLARED_WRITES`] whose object the skill's name or
 /// description names.
 pub fn declared_writes(findings: &mut [Finding], name: &str, description: &str) {
+    let lowered =
+        |f: &Finding| f.severity > crate::Severity::Medium && DECLARED_WRITES.iter().any(|(r, _, _)| *r == f.rule.id);
+    if !findings.iter().any(lowered) {
+        return;
+    }
     let said = format!("{name} {description}").to_ascii_lowercase();
     let subject: Vec<&str> = said.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();
-    for finding in findings.iter_mut().filter(|f| f.severity > crate::Severity::Medium) {
+    for finding in findings.iter_mut().filter(|f| lowered(f)) {
         let what = format!("{} {}", finding.message, finding.matched).to_ascii_lowercase();
         let declared = DECLARED_WRITES.iter().any(|(rule, objects, words)| {
             *rule == finding.rule.id
