@@ -392,16 +392,9 @@ pub fn scan_skill(input: &SkillInput) -> ScanReport {
             }),
         }
     }
-    let frontmatter = match (input.parsed, &parsed_here) {
-        (Some(parsed), _) => Some(&parsed.frontmatter),
-        (None, Some(Ok(parsed))) => Some(&parsed.frontmatter),
-        _ => None,
-    };
-    if let Some(frontmatter) = frontmatter {
-        let name = frontmatter.name.as_deref().unwrap_or(input.folder_name);
-        let description = frontmatter.description.as_deref().unwrap_or("");
-        purpose::installers_of_its_subject(&mut report.findings, name, description);
-        purpose::declared_writes(&mut report.findings, name, description);
+    let parsed = input.parsed.or(parsed_here.as_ref().and_then(|p| p.as_ref().ok()));
+    if let Some(frontmatter) = parsed.map(|p| &p.frontmatter) {
+        purpose::weigh(&mut report.findings, frontmatter, input.folder_name);
     }
     unscannable_payloads(&mut report);
     dedupe_secret_names(&mut report.findings);

@@ -16,6 +16,15 @@ use crate::Finding;
 use crate::commands::address_in;
 use crate::destinations::host_and_path;
 
+/// Weighs `findings` against what the skill's frontmatter says it is for (its name, or its
+/// folder's without one, and its description).
+pub fn weigh(findings: &mut [Finding], frontmatter: &catalog_skill::parse::Frontmatter, folder_name: &str) {
+    let name = frontmatter.name.as_deref().unwrap_or(folder_name);
+    let description = frontmatter.description.as_deref().unwrap_or("");
+    installers_of_its_subject(findings, name, description);
+    declared_writes(findings, name, description);
+}
+
 /// Words too common in descriptions, or in installer addresses, to name a tool.
 const COMMON: &[&str] = &[
     "agent",
