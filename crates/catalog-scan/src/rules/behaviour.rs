@@ -17,14 +17,23 @@ pub static RULES: &[Rule] = &[
         "SSH keys, cloud credential files, keychains, browser stores and the full set of environment variables give whoever receives them the user's accounts; a skill that has the agent collect them is harvesting.",
         "Remove the instruction; ask the user for the one value the task needs.",
     ),
-    rule(
-        "agent-send-data",
-        Category::AgentInstructions,
-        Severity::High,
-        "Tells the agent to send the user's data somewhere",
-        "An instruction to post, upload or mail credentials, files, history or the conversation to an address the skill names sends the user's data to whoever controls it.",
-        "Remove it, or send only what the user asked for, to a service the user chose, after showing them.",
-    ),
+    Rule {
+        id: "agent-send-data",
+        category: Category::AgentInstructions,
+        severity: Severity::High,
+        title: "Tells the agent to send the user's data somewhere",
+        why: "An instruction to post, upload or mail credentials, files, history or the conversation to an address the skill names sends the user's data to whoever controls it.",
+        fix: "Remove it, or send only what the user asked for, to a service the user chose, after showing them.",
+        scope: Scope::All,
+        // Beside the instruction reader's findings: a blind copy of the mail the agent sends,
+        // to an address the skill fixes, which the user's recipients and the user never see.
+        patterns: &[p_named(
+            Severity::Medium,
+            &[r"\b(bcc|blind\s+(carbon\s+)?copy)\b", r"\b[a-z0-9._%+-]+@[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}\b"],
+        )],
+        suppressible: true,
+        once_per_file: false,
+    },
     // A wallet address and a transfer on one line of prose.
     Rule {
         id: "agent-send-funds",
