@@ -48,7 +48,7 @@ pub fn cap_in_tables(kind: FileKind, text: &str, regions: &[Region], findings: &
 pub fn cap_in_reference_code(path: &str, kind: FileKind, text: &str, regions: &[Region], findings: &mut [Finding]) {
     let mut folders = path.split(['/', '\\']).rev().skip(1);
     let in_references = folders.any(|folder| REFERENCE_FOLDERS.iter().any(|name| folder.eq_ignore_ascii_case(name)));
-    if kind != FileKind::Markdown || !in_references {
+    if kind != FileKind::Markdown || !in_references || findings.iter().all(|f| f.severity <= Severity::Medium) {
         return;
     }
     let lines: Vec<(usize, &str)> = text::lines_inclusive(text).collect();

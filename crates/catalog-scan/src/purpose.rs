@@ -106,7 +106,7 @@ pub fn installers_of_its_subject(findings: &mut [Finding], name: &str, descripti
         let Some(tool) = address_words(&address).into_iter().find(|w| names(&subject, w)) else { continue };
         finding.rule = crate::rules::known("remote-code-installer");
         finding.severity = finding.rule.severity;
-        finding.message.push_str(&format!(" (the installer of {tool}, which the skill's description names)"));
+        finding.message.push_str(&format!(" (the installer of {tool}, which the skill's name or description names)"));
     }
 }
 
@@ -136,33 +136,36 @@ pub fn declared_writes(findings: &mut [Finding], name: &str, description: &str) 
     if !findings.iter().any(lowered) {
         return;
     }
-    let said = format!("{name} {description}").to_ascii_lowercase();
-    let subject: Vec<&str> = said.split(|c: char| !c.is_ascii_alphanumeric()).filter(|w| !w.is_empty()).collect();
+    let subject = lower_words(&format!("{name} {description}"));
     for finding in findings.iter_mut().filter(|f| lowered(f)) {
         let what = format!("{} {}", finding.message, finding.matched).to_ascii_lowercase();
         let declared = DECLARED_WRITES.iter().any(|(rule, objects, words)| {
             *rule == finding.rule.id
                 && objects.iter().any(|o| what.contains(o))
-                && words.iter().any(|w| subject.contains(w))
+                && words.iter().any(|w| subject.iter().any(|s| s == w))
         });
         if declared {
             finding.severity = crate::Severity::Medium;
-            finding.message.push_str(" (a write the skill's description says it makes)");
+            finding.message.push_str(" (a write the skill's name or description says it makes)");
         }
     }
 }
 
-/// The distinct lower-case words of `text`, four letters or more, without the common ones.
-fn words(text: &str) -> Vec<String> {
+/// The distinct lower-case words of `text`.
+fn lower_words(text: &str) -> Vec<String> {
     let mut out: Vec<String> = text
         .split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|w| w.len() >= 4)
+        .filter(|w| !w.is_empty())
         .map(str::to_ascii_lowercase)
-        .filter(|w| !COMMON.contains(&w.as_str()))
         .collect();
     out.sort();
     out.dedup();
     out
+}
+
+/// The words of `text` that can name a tool: four letters or more, without the common ones.
+fn words(text: &str) -> Vec<String> {
+    lower_words(text).into_iter().filter(|w| w.len() >= 4 && !COMMON.contains(&w.as_str())).collect()
 }
 
 /// The words of an address that can name a tool: the host's labels, and on a code host the

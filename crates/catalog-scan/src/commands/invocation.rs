@@ -285,6 +285,27 @@ pub fn is_installer(url: &str) -> bool {
     })
 }
 
+/// The kinds of program that run code they are given.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Interpreter {
+    Shell,
+    Python,
+    Other,
+}
+
+/// The kind of interpreter a program is, if it is one.
+fn interpreter(name: &str) -> Option<Interpreter> {
+    if SHELLS.contains(&name) || name == "busybox" {
+        Some(Interpreter::Shell)
+    } else if name.starts_with("python") || name == "py" || name == "pypy3" {
+        Some(Interpreter::Python)
+    } else if SCRIPT_INTERPRETERS.contains(&name) || matches!(name, "pwsh" | "powershell") {
+        Some(Interpreter::Other)
+    } else {
+        None
+    }
+}
+
 /// Whether the command runs code it reads from standard input.
 pub(super) fn runs_stdin(inv: &Invocation, mode: Mode) -> bool {
     let name = inv.name.as_str();
@@ -296,12 +317,8 @@ pub(super) fn runs_stdin(inv: &Invocation, mode: Mode) -> bool {
     if matches!(name, "source" | ".") {
         return positional.first().is_some_and(|f| *f == "/dev/stdin" || *f == "-");
     }
-    let is_shell = SHELLS.contains(&name) || name == "busybox";
-    let is_python = name.starts_with("python") || name == "py" || name == "pypy3";
-    let is_other = SCRIPT_INTERPRETERS.contains(&name) || matches!(name, "pwsh" | "powershell");
-    if !(is_shell || is_python || is_other) {
-        return false;
-    }
+    let Some(kind) = interpreter(name) else { return false };
+    let (is_shell, is_python) = (kind == Interpreter::Shell, kind == Interpreter::Python);
     // Code given on the command line reads what is piped in as data, in prose as in a script.
     let inline_code = (is_python && has_flag(inv.args, &["-c", "-m"]))
         || (name == "node" && has_flag(inv.args, &["-e", "-p", "--eval", "--print"]));
@@ -331,10 +348,7 @@ pub(super) fn evaluated_words<'a>(inv: &Invocation<'a>) -> Vec<&'a Word> {
     let name = inv.name.as_str();
     // A process substitution is a file to the command: code only to one that runs a file it
     // is given (`bash <(curl ...)`), data to the rest (`diff <(curl ...) <(curl ...)`).
-    let runs_files = SHELLS.contains(&name)
-        || name.starts_with("python")
-        || SCRIPT_INTERPRETERS.contains(&name)
-        || matches!(name, "source" | "." | "pwsh" | "powershell");
+    let runs_files = interpreter(name).is_some() || matches!(name, "source" | ".");
     let mut out: Vec<&Word> =
         inv.args.iter().filter(|w| runs_files && w.subs.iter().any(|s| s.kind == SubKind::ProcessIn)).collect();
     if matches!(name, "eval" | "iex" | "invoke-expression" | "source" | ".") {

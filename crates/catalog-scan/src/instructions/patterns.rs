@@ -31,11 +31,10 @@ pub(super) static SECRET_WORDS: RulePattern = RulePattern::new(
 pub(super) static READ_VERB: RulePattern = RulePattern::new(
     r"\b(read|cat|open|collect|gather|extract|harvest|grab|copy|dump|upload|send|post|include|attach|embed|exfiltrate|print|output|display|list|enumerate|retrieve|fetch|load|locate|search|scan|archive|zip|encode|base64|export|save|store|record|capture|steal)\b",
 );
-/// The verbs of [`READ_VERB`] that hand what is read on: to a file others get, to the output,
-/// or away.
-pub(super) static DISCLOSE_VERB: RulePattern = RulePattern::new(
-    r"\b(upload|send|post|include|attach|embed|paste|share|exfiltrate|print|output|display|encode|base64|export|steal)\b",
-);
+/// The verbs of [`READ_VERB`] that hand what is read on (to a file others get, to the output)
+/// beside those of [`SEND_VERB`], which the reader asks as well.
+pub(super) static DISCLOSE_VERB: RulePattern =
+    RulePattern::new(r"\b(include|attach|embed|paste|share|print|output|display|encode|base64|export|steal)\b");
 pub(super) static SEND_VERB: RulePattern = RulePattern::new(
     r"\b(send|post|upload|transmit|forward|submit|exfiltrate|e-?mail\s+(it|them|this|these|the|all|every|a\s+copy|to)|beacon|leak|relay|deliver|sync|report\s+back|phone\s+home|push)\b",
 );
